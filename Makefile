@@ -1,0 +1,72 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# make            build the tools (warnings are errors in CI: WERROR=1)
+# make check      run the test suite (tests/run-tests.sh)
+# make install    install into $(DESTDIR)$(PREFIX)
+#
+# SANITIZE=1 builds with AddressSanitizer and UBSan into build-asan/.
+
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+VERSION := 0.1
+
+CC ?= cc
+ifeq ($(SANITIZE),1)
+O ?= build-asan
+SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
+	     -fno-sanitize-recover=all
+else
+O ?= build
+SAN_FLAGS :=
+endif
+
+WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+	-Wformat=2 -Wno-format-nonliteral
+ifeq ($(WERROR),1)
+WARN += -Werror
+endif
+CFLAGS ?= -O2 -g
+ALL_CFLAGS := -std=gnu11 $(WARN) $(CFLAGS) $(SAN_FLAGS) \
+	      -Isidecar/include -D_GNU_SOURCE \
+	      -DKMS_VERSION_STRING='"$(VERSION)"' -MMD -MP
+LDLIBS := -ldw -lelf -lzstd
+ALL_LDFLAGS := $(LDFLAGS) $(SAN_FLAGS)
+
+LIB_SRCS := $(wildcard sidecar/lib/*.c sidecar/inputs/*.c)
+GEN_SRCS := $(wildcard sidecar/gen/*.c)
+TOOL_SRCS := $(wildcard tools/*.c)
+
+LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o)
+GEN_OBJS := $(GEN_SRCS:%.c=$(O)/%.o)
+TOOL_OBJS := $(TOOL_SRCS:%.c=$(O)/%.o)
+
+PROGS := $(O)/kallmodsyms-gen $(O)/kallmodsyms
+
+all: $(PROGS)
+
+$(O)/libkms.a: $(LIB_OBJS)
+	$(AR) rcs $@ $^
+
+$(O)/kallmodsyms-gen: $(GEN_OBJS) $(O)/libkms.a
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(O)/kallmodsyms: $(TOOL_OBJS) $(O)/libkms.a
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(O)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+check: all
+	tests/run-tests.sh
+
+install: all
+	install -d $(DESTDIR)$(BINDIR)
+	install -m 755 $(PROGS) $(DESTDIR)$(BINDIR)
+
+clean:
+	rm -rf build build-asan
+
+.PHONY: all check install clean
+
+-include $(LIB_OBJS:.o=.d) $(GEN_OBJS:.o=.d) $(TOOL_OBJS:.o=.d)

@@ -1,0 +1,948 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <kms/blob.h>
+#include <kms/elf_file.h>
+#include <kms/format.h>
+#include <kms/kbuild.h>
+#include <kms/linker_map.h>
+#include <kms/strmap.h>
+#include <kms/symbols.h>
+
+#include "attribution.h"
+
+struct object {
+	char *path;
+	char **modules;		/* names, sorted, unique */
+	size_t nr_modules;
+	uint32_t modlist;	/* index in gen.modlists, KMS_NONE: core */
+	unsigned int name_components;	/* 0: no name needed */
+	uint32_t attribution;
+};
+
+struct piece {
+	uint64_t start, end;
+	uint32_t object;
+	uint32_t section;	/* index in gen.sections */
+};
+
+struct text_section {
+	const char *name;
+	uint64_t start, end;
+};
+
+struct gen {
+	const struct kms_gen_options *opts;
+	struct kms_elf *elf;
+	struct kms_builtin *builtin;
+	uint64_t text_address;
+
+	struct text_section *sections;
+	size_t nr_sections;
+
+	struct kms_strmap object_paths;	/* path -> index in objects */
+	struct object *objects;
+	size_t objects_cap;
+
+	struct piece *pieces;
+	size_t nr_pieces, pieces_cap;
+
+	struct kms_strmap modlists;	/* "a b" -> id */
+	struct kms_gen_stats stats;
+};
+
+static void warn(struct gen *g, const char *fmt, ...) KMS_PRINTF(2, 3);
+
+static void warn(struct gen *g, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!g->opts->warnings)
+		return;
+	fputs("kallmodsyms-gen: warning: ", g->opts->warnings);
+	va_start(ap, fmt);
+	vfprintf(g->opts->warnings, fmt, ap);
+	va_end(ap);
+	fputc('\n', g->opts->warnings);
+}
+
+static struct kms_error *find_text_sections(struct gen *g)
+{
+	Elf_Scn *scn = NULL;
+	size_t cap = 0;
+
+	while ((scn = elf_nextscn(g->elf->elf, scn))) {
+		struct text_section *s;
+		GElf_Shdr shdr;
+
+		if (!gelf_getshdr(scn, &shdr) ||
+		    (shdr.sh_flags & (SHF_ALLOC | SHF_EXECINSTR)) !=
+			    (SHF_ALLOC | SHF_EXECINSTR) || !shdr.sh_size)
+			continue;
+		if (g->nr_sections == cap) {
+			cap = cap ? 2 * cap : 16;
+			s = realloc(g->sections, cap * sizeof(*s));
+			if (!s)
+				return &kms_error_nomem;
+			g->sections = s;
+		}
+		s = &g->sections[g->nr_sections++];
+		s->name = kms_elf_section_name(g->elf, scn);
+		s->start = shdr.sh_addr;
+		s->end = shdr.sh_addr + shdr.sh_size;
+	}
+	if (!g->nr_sections)
+		return kms_error_file(g->opts->vmlinux, "no executable sections");
+	return NULL;
+}
+
+static uint32_t text_section_index(const struct gen *g, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < g->nr_sections; i++)
+		if (!strcmp(g->sections[i].name, name))
+			return i;
+	return KMS_NONE;
+}
+
+static struct kms_error *object_index(struct gen *g, const char *file,
+				      uint32_t *ret)
+{
+	struct kms_error *err;
+	char *path;
+	int added;
+
+	path = kms_map_object_path(file);
+	if (!path)
+		return &kms_error_nomem;
+	err = kms_strmap_intern(&g->object_paths, path, ret, &added);
+	if (err || !added) {
+		free(path);
+		return err;
+	}
+	if (g->object_paths.nr > g->objects_cap) {
+		size_t cap = g->objects_cap ? 2 * g->objects_cap : 1024;
+		struct object *o = realloc(g->objects, cap * sizeof(*o));
+
+		if (!o) {
+			free(path);
+			return &kms_error_nomem;
+		}
+		g->objects = o;
+		g->objects_cap = cap;
+	}
+	memset(&g->objects[*ret], 0, sizeof(g->objects[*ret]));
+	g->objects[*ret].path = path;
+	g->objects[*ret].modlist = KMS_NONE;
+	return NULL;
+}
+
+static struct kms_error *add_piece(struct gen *g, uint32_t section,
+				   uint64_t start, uint64_t size,
+				   const char *file, const char *map_path)
+{
+	const struct text_section *s = &g->sections[section];
+	struct kms_error *err;
+	struct piece *p;
+	uint32_t object;
+
+	if (start < s->start || size > s->end - start)
+		return kms_error_file(map_path,
+				      "%s at %#llx+%#llx lies outside section %s of %s: is the map from another build?",
+				      file, (unsigned long long)start,
+				      (unsigned long long)size, s->name,
+				      g->opts->vmlinux);
+	err = object_index(g, file, &object);
+	if (err)
+		return err;
+	if (g->nr_pieces == g->pieces_cap) {
+		size_t cap = g->pieces_cap ? 2 * g->pieces_cap : 4096;
+
+		p = realloc(g->pieces, cap * sizeof(*p));
+		if (!p)
+			return &kms_error_nomem;
+		g->pieces = p;
+		g->pieces_cap = cap;
+	}
+	p = &g->pieces[g->nr_pieces++];
+	p->start = start;
+	p->end = start + size;
+	p->object = object;
+	p->section = section;
+	return NULL;
+}
+
+static int is_vmlinux_o(const char *file)
+{
+	const char *base = strrchr(file, '/');
+
+	return !strcmp(base ? base + 1 : file, "vmlinux.o");
+}
+
+/* Where each output section of a relocatable link's map starts and ends. */
+struct section_index {
+	struct kms_strmap names;
+	size_t *first, *count;
+};
+
+static struct kms_error *index_sections(const struct kms_linker_map *map,
+					struct section_index *idx)
+{
+	struct kms_error *err;
+	size_t i;
+
+	idx->first = calloc(map->nr_pieces, sizeof(*idx->first));
+	idx->count = calloc(map->nr_pieces, sizeof(*idx->count));
+	if (!idx->first || !idx->count)
+		return &kms_error_nomem;
+	for (i = 0; i < map->nr_pieces; i++) {
+		uint32_t id;
+		int added;
+
+		err = kms_strmap_intern(&idx->names,
+					map->pieces[i].output_section, &id,
+					&added);
+		if (err)
+			return err;
+		if (added)
+			idx->first[id] = i;
+		else if (idx->first[id] + idx->count[id] != i)
+			/* ld lists an output section's inputs together. */
+			continue;
+		idx->count[id]++;
+	}
+	return NULL;
+}
+
+static void release_section_index(struct section_index *idx)
+{
+	kms_strmap_release(&idx->names);
+	free(idx->first);
+	free(idx->count);
+}
+
+static struct kms_error *read_maps(struct gen *g)
+{
+	const struct kms_gen_options *o = g->opts;
+	struct kms_linker_map *map = NULL, *omap = NULL;
+	struct section_index idx = { 0 };
+	struct kms_error *err;
+	char *o_map_path = NULL;
+	size_t i, j;
+
+	err = kms_linker_map_read(o->map, &map);
+	if (err)
+		return err;
+	for (i = 0; i < map->nr_pieces; i++) {
+		const struct kms_map_piece *p = &map->pieces[i];
+		uint32_t section = text_section_index(g, p->output_section);
+		uint32_t id;
+
+		if (section == KMS_NONE)
+			continue;
+		if (!is_vmlinux_o(p->file)) {
+			err = add_piece(g, section, p->address, p->size,
+					p->file, o->map);
+			if (err)
+				goto out;
+			continue;
+		}
+
+		/* Linked from vmlinux.o: its own map says what is inside. */
+		if (!omap) {
+			if (o->o_map) {
+				o_map_path = strdup(o->o_map);
+			} else if (asprintf(&o_map_path, "%s/vmlinux.o.map",
+					    o->build_dir) < 0) {
+				o_map_path = NULL;
+			}
+			if (!o_map_path) {
+				err = &kms_error_nomem;
+				goto out;
+			}
+			err = kms_linker_map_read(o_map_path, &omap);
+			if (err) {
+				err = kms_error_prefix(err,
+						       "%s links vmlinux.o, whose map is needed",
+						       o->map);
+				goto out;
+			}
+			err = index_sections(omap, &idx);
+			if (err)
+				goto out;
+		}
+		id = kms_strmap_find(&idx.names, p->input_section);
+		if (id == UINT32_MAX) {
+			err = kms_error_file(o_map_path,
+					     "no output section %s, which %s places at %#llx: are the maps from one build?",
+					     p->input_section, o->map,
+					     (unsigned long long)p->address);
+			goto out;
+		}
+		for (j = idx.first[id]; j < idx.first[id] + idx.count[id]; j++) {
+			const struct kms_map_piece *q = &omap->pieces[j];
+			uint64_t off = q->address - q->output_address;
+
+			if (q->address < q->output_address || off > p->size ||
+			    q->size > p->size - off) {
+				err = kms_error_file(o_map_path,
+						     "%s of %s at +%#llx runs past the %#llx bytes %s gives vmlinux.o's %s: are the maps from one build?",
+						     q->input_section, q->file,
+						     (unsigned long long)off,
+						     (unsigned long long)p->size,
+						     o->map, p->input_section);
+				goto out;
+			}
+			err = add_piece(g, section, p->address + off, q->size,
+					q->file, o_map_path);
+			if (err)
+				goto out;
+		}
+	}
+	if (!g->nr_pieces)
+		err = kms_error_file(o->map, "no input sections of %s's text",
+				     o->vmlinux);
+out:
+	release_section_index(&idx);
+	kms_linker_map_destroy(omap);
+	kms_linker_map_destroy(map);
+	free(o_map_path);
+	return err;
+}
+
+static int compare_pieces(const void *a, const void *b)
+{
+	const struct piece *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->end < y->end ? -1 : x->end > y->end;
+}
+
+static struct kms_error *sort_pieces(struct gen *g)
+{
+	size_t i;
+
+	qsort(g->pieces, g->nr_pieces, sizeof(*g->pieces), compare_pieces);
+	for (i = 1; i < g->nr_pieces; i++) {
+		const struct piece *a = &g->pieces[i - 1], *b = &g->pieces[i];
+
+		if (b->start < a->end)
+			return kms_error_file(g->opts->map,
+					      "%s and %s overlap at %#llx: are the maps from one build?",
+					      g->objects[a->object].path,
+					      g->objects[b->object].path,
+					      (unsigned long long)b->start);
+	}
+	g->stats.pieces = g->nr_pieces;
+	return NULL;
+}
+
+static int compare_strings(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static struct kms_error *object_modules(struct gen *g, struct object *obj)
+{
+	struct kms_error *err;
+	char **paths, *key = NULL;
+	size_t nr, i, n = 0, len = 0;
+	bool missing;
+
+	err = kms_cmd_modfiles(g->opts->build_dir, obj->path, &paths, &nr,
+			       &missing);
+	if (err)
+		return err;
+	if (missing)
+		g->stats.missing_cmd++;
+	obj->modules = calloc(nr ? nr : 1, sizeof(*obj->modules));
+	if (!obj->modules) {
+		kms_free_strings(paths, nr);
+		return &kms_error_nomem;
+	}
+	for (i = 0; i < nr; i++) {
+		if (g->builtin && !kms_builtin_has(g->builtin, paths[i]))
+			continue;
+		obj->modules[n] = kms_module_name(paths[i]);
+		if (!obj->modules[n]) {
+			err = &kms_error_nomem;
+			goto out;
+		}
+		n++;
+	}
+	qsort(obj->modules, n, sizeof(*obj->modules), compare_strings);
+	/* Drop duplicates; build the list's key "a b c" as we go. */
+	obj->nr_modules = 0;
+	for (i = 0; i < n; i++) {
+		if (obj->nr_modules &&
+		    !strcmp(obj->modules[obj->nr_modules - 1], obj->modules[i])) {
+			free(obj->modules[i]);
+			continue;
+		}
+		obj->modules[obj->nr_modules++] = obj->modules[i];
+		len += strlen(obj->modules[i]) + 1;
+	}
+	if (!obj->nr_modules)
+		goto out;
+	key = malloc(len);
+	if (!key) {
+		err = &kms_error_nomem;
+		goto out;
+	}
+	key[0] = '\0';
+	for (i = 0; i < obj->nr_modules; i++) {
+		if (i)
+			strcat(key, " ");
+		strcat(key, obj->modules[i]);
+	}
+	err = kms_strmap_intern(&g->modlists, key, &obj->modlist, NULL);
+	g->stats.modular_objects++;
+	if (obj->nr_modules > 1)
+		g->stats.multi_module_objects++;
+out:
+	free(key);
+	kms_free_strings(paths, nr);
+	return err;
+}
+
+static struct kms_error *read_modules(struct gen *g)
+{
+	const struct kms_gen_options *o = g->opts;
+	struct kms_error *err;
+	char *path = NULL;
+	struct stat st;
+	size_t i;
+
+	if (o->builtin) {
+		err = kms_builtin_read(o->builtin, &g->builtin);
+		if (err)
+			return err;
+	} else {
+		if (asprintf(&path, "%s/modules.builtin", o->build_dir) < 0)
+			return &kms_error_nomem;
+		if (!stat(path, &st)) {
+			err = kms_builtin_read(path, &g->builtin);
+			if (err) {
+				free(path);
+				return err;
+			}
+		} else {
+			warn(g, "%s: missing, taking every KBUILD_MODFILE as built in",
+			     path);
+		}
+		free(path);
+	}
+	g->stats.objects = g->object_paths.nr;
+	for (i = 0; i < g->object_paths.nr; i++) {
+		err = object_modules(g, &g->objects[i]);
+		if (err)
+			return err;
+	}
+	if (g->stats.missing_cmd)
+		warn(g, "%zu of %zu objects have no .cmd file in %s; they count as core kernel",
+		     g->stats.missing_cmd, g->stats.objects, o->build_dir);
+	return NULL;
+}
+
+/* The piece holding @addr, or NULL. */
+static const struct piece *find_piece(const struct gen *g, uint64_t addr)
+{
+	size_t lo = 0, hi = g->nr_pieces;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (g->pieces[mid].end <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < g->nr_pieces && g->pieces[lo].start <= addr)
+		return &g->pieces[lo];
+	return NULL;
+}
+
+struct symbol_ref {
+	const char *name;
+	uint32_t modlist;
+	uint32_t object;
+};
+
+static int compare_refs(const void *a, const void *b)
+{
+	const struct symbol_ref *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	if (c)
+		return c;
+	if (x->modlist != y->modlist)
+		return x->modlist < y->modlist ? -1 : 1;
+	return x->object < y->object ? -1 : x->object > y->object;
+}
+
+static unsigned int path_components(const char *path)
+{
+	unsigned int n = 1;
+
+	for (; *path; path++)
+		n += *path == '/';
+	return n;
+}
+
+/* The last @n components of @path. */
+static const char *path_suffix(const char *path, unsigned int n)
+{
+	const char *p = path + strlen(path);
+
+	while (p > path) {
+		if (p[-1] == '/' && --n == 0)
+			break;
+		p--;
+	}
+	return p;
+}
+
+static bool is_path_suffix(const char *suffix, const char *path)
+{
+	size_t s = strlen(suffix), p = strlen(path);
+
+	return s <= p && !strcmp(path + p - s, suffix) &&
+	       (s == p || path[p - s - 1] == '/');
+}
+
+/*
+ * Objects @set[0..n) have symbols of one name and one module list.  Give
+ * each the shortest path suffix that is no path suffix of another member:
+ * core.o, then sched/core.o, ...  An object whose whole path is a suffix of
+ * another's keeps its whole path and the other is lengthened past it.
+ */
+static void name_conflicting(struct gen *g, const uint32_t *set, size_t n)
+{
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		struct object *o = &g->objects[set[i]];
+		unsigned int max = path_components(o->path), k;
+
+		for (k = 1; k < max; k++) {
+			const char *s = path_suffix(o->path, k);
+
+			for (j = 0; j < n; j++)
+				if (j != i &&
+				    is_path_suffix(s, g->objects[set[j]].path))
+					break;
+			if (j == n)
+				break;
+		}
+		if (k > o->name_components)
+			o->name_components = k;
+	}
+}
+
+static struct kms_error *name_objects(struct gen *g)
+{
+	struct kms_symbols *syms;
+	struct symbol_ref *refs;
+	struct kms_error *err;
+	uint32_t *set = NULL;
+	size_t i, j, n = 0;
+
+	err = kms_symbols_read(g->elf, KMS_SYMBOLS_SYMTAB, &syms);
+	if (err)
+		return err;
+	g->text_address = syms->text_address;
+	refs = calloc(syms->nr ? syms->nr : 1, sizeof(*refs));
+	set = calloc(g->object_paths.nr + 1, sizeof(*set));
+	if (!refs || !set) {
+		err = &kms_error_nomem;
+		goto out;
+	}
+	for (i = 0; i < syms->nr; i++) {
+		const struct kms_symbol *s = &syms->syms[i];
+		const struct piece *p;
+
+		if (!kms_is_text_type(s->type))
+			continue;
+		p = find_piece(g, s->address);
+		refs[n].name = s->name;
+		refs[n].object = p ? p->object : KMS_NONE;
+		refs[n].modlist = p ? g->objects[p->object].modlist : KMS_NONE;
+		n++;
+	}
+	qsort(refs, n, sizeof(*refs), compare_refs);
+
+	for (i = 0; i < n; i = j) {
+		size_t nr_set = 0, k;
+
+		for (j = i + 1; j < n && !strcmp(refs[j].name, refs[i].name) &&
+				refs[j].modlist == refs[i].modlist; j++)
+			;
+		if (j - i < 2)
+			continue;
+		for (k = i; k < j; k++) {
+			size_t same = 1;
+
+			while (k + 1 < j && refs[k + 1].object == refs[k].object) {
+				k++;
+				same++;
+			}
+			if (same > 1) {
+				g->stats.ambiguous += same;
+				warn(g, "%zu symbols %s in %s cannot be told apart: same name, same object",
+				     same, refs[k].name,
+				     refs[k].object == KMS_NONE ? "no object file" :
+				     g->objects[refs[k].object].path);
+			}
+			if (refs[k].object != KMS_NONE)
+				set[nr_set++] = refs[k].object;
+		}
+		if (nr_set > 1)
+			name_conflicting(g, set, nr_set);
+	}
+	for (i = 0; i < g->object_paths.nr; i++)
+		g->stats.named_objects += g->objects[i].name_components > 0;
+out:
+	free(set);
+	free(refs);
+	kms_symbols_destroy(syms);
+	return err;
+}
+
+/* The string table, module lists, objects and ranges of the image. */
+struct image_builder {
+	struct kms_strmap strings;
+	uint32_t *string_offset;	/* by string id */
+	char *strtab;
+	size_t strtab_size;
+
+	uint32_t *modlist_word;		/* by modlist id, KMS_NONE: not yet */
+	uint32_t *modlist_words;
+	size_t nr_modlist_words, modlist_words_cap;
+	struct kms_strmap module_names;
+
+	struct kms_strmap attributions;	/* "modlist name" -> index */
+	uint32_t *object_modlist, *object_name;
+
+	uint32_t *range_start, *range_object;
+	size_t nr_ranges;
+};
+
+static struct kms_error *add_string(struct image_builder *b, const char *s,
+				    uint32_t *ret_offset)
+{
+	struct kms_error *err;
+	uint32_t id;
+	int added;
+
+	err = kms_strmap_intern(&b->strings, s, &id, &added);
+	if (err)
+		return err;
+	if (added) {
+		size_t len = strlen(s) + 1;
+		uint32_t *o = realloc(b->string_offset,
+				      b->strings.nr * sizeof(*o));
+		char *t = realloc(b->strtab, b->strtab_size + len);
+
+		if (o)
+			b->string_offset = o;
+		if (t)
+			b->strtab = t;
+		if (!o || !t)
+			return &kms_error_nomem;
+		b->string_offset[id] = b->strtab_size;
+		memcpy(b->strtab + b->strtab_size, s, len);
+		b->strtab_size += len;
+	}
+	*ret_offset = b->string_offset[id];
+	return NULL;
+}
+
+static struct kms_error *add_word(struct image_builder *b, uint32_t w)
+{
+	if (b->nr_modlist_words == b->modlist_words_cap) {
+		size_t cap = b->modlist_words_cap ? 2 * b->modlist_words_cap : 256;
+		uint32_t *n = realloc(b->modlist_words, cap * sizeof(*n));
+
+		if (!n)
+			return &kms_error_nomem;
+		b->modlist_words = n;
+		b->modlist_words_cap = cap;
+	}
+	b->modlist_words[b->nr_modlist_words++] = w;
+	return NULL;
+}
+
+/* Give @obj its attribution: an object-table entry, or KMS_NONE. */
+static struct kms_error *attribute(struct image_builder *b,
+				   struct object *obj)
+{
+	const char *name = obj->name_components ?
+		path_suffix(obj->path, obj->name_components) : NULL;
+	struct kms_error *err;
+	uint32_t list = KMS_NONE, name_off = KMS_NONE, id;
+	size_t i;
+	char *key;
+	int added;
+
+	if (obj->attribution != KMS_NONE - 1)
+		return NULL;		/* done already */
+	if (obj->modlist == KMS_NONE && !name) {
+		obj->attribution = KMS_NONE;
+		return NULL;
+	}
+	if (obj->modlist != KMS_NONE) {
+		if (b->modlist_word[obj->modlist] == KMS_NONE) {
+			b->modlist_word[obj->modlist] = b->nr_modlist_words;
+			err = add_word(b, obj->nr_modules);
+			for (i = 0; !err && i < obj->nr_modules; i++) {
+				uint32_t off;
+
+				err = add_string(b, obj->modules[i], &off);
+				if (!err)
+					err = add_word(b, off);
+				if (!err)
+					err = kms_strmap_intern(&b->module_names,
+								obj->modules[i],
+								&id, NULL);
+			}
+			if (err)
+				return err;
+		}
+		list = b->modlist_word[obj->modlist];
+	}
+	if (name) {
+		err = add_string(b, name, &name_off);
+		if (err)
+			return err;
+	}
+	if (asprintf(&key, "%u %u", list, name_off) < 0)
+		return &kms_error_nomem;
+	err = kms_strmap_intern(&b->attributions, key, &id, &added);
+	free(key);
+	if (err)
+		return err;
+	if (added) {
+		uint32_t *m = realloc(b->object_modlist,
+				      b->attributions.nr * sizeof(*m));
+		uint32_t *n;
+
+		if (!m)
+			return &kms_error_nomem;
+		b->object_modlist = m;
+		n = realloc(b->object_name, b->attributions.nr * sizeof(*n));
+		if (!n)
+			return &kms_error_nomem;
+		b->object_name = n;
+		b->object_modlist[id] = list;
+		b->object_name[id] = name_off;
+	}
+	obj->attribution = id;
+	return NULL;
+}
+
+static void push_range(struct image_builder *b, uint32_t start,
+		       uint32_t object)
+{
+	if (b->nr_ranges && b->range_object[b->nr_ranges - 1] == object)
+		return;
+	if (b->nr_ranges && b->range_start[b->nr_ranges - 1] == start) {
+		/* An empty range: the new one replaces it. */
+		b->nr_ranges--;
+		if (b->nr_ranges && b->range_object[b->nr_ranges - 1] == object)
+			return;
+	}
+	b->range_start[b->nr_ranges] = start;
+	b->range_object[b->nr_ranges] = object;
+	b->nr_ranges++;
+}
+
+static void release_builder(struct image_builder *b)
+{
+	kms_strmap_release(&b->strings);
+	kms_strmap_release(&b->module_names);
+	kms_strmap_release(&b->attributions);
+	free(b->string_offset);
+	free(b->strtab);
+	free(b->modlist_word);
+	free(b->modlist_words);
+	free(b->object_modlist);
+	free(b->object_name);
+	free(b->range_start);
+	free(b->range_object);
+}
+
+static struct kms_error *build_image(struct gen *g, void **ret_blob,
+				     size_t *ret_size)
+{
+	struct image_builder b = { 0 };
+	struct kms_encode_input in = { 0 };
+	struct kms_error *err = NULL;
+	uint64_t prev_end = 0;
+	size_t i;
+
+	if (g->pieces[0].start < g->text_address ||
+	    g->pieces[g->nr_pieces - 1].end - g->text_address > UINT32_MAX)
+		return kms_error_file(g->opts->vmlinux,
+				      "text from %#llx to %#llx is not within 4 GiB above _text at %#llx",
+				      (unsigned long long)g->pieces[0].start,
+				      (unsigned long long)g->pieces[g->nr_pieces - 1].end,
+				      (unsigned long long)g->text_address);
+
+	b.modlist_word = malloc((g->modlists.nr + 1) * sizeof(*b.modlist_word));
+	b.range_start = malloc(2 * g->nr_pieces * sizeof(*b.range_start));
+	b.range_object = malloc(2 * g->nr_pieces * sizeof(*b.range_object));
+	if (!b.modlist_word || !b.range_start || !b.range_object) {
+		err = &kms_error_nomem;
+		goto out;
+	}
+	memset(b.modlist_word, 0xff, (g->modlists.nr + 1) * sizeof(*b.modlist_word));
+	for (i = 0; i < g->object_paths.nr; i++)
+		g->objects[i].attribution = KMS_NONE - 1;
+
+	/*
+	 * Ranges start where pieces start.  Padding between two pieces of one
+	 * section goes with the piece before it; the end of a section's last
+	 * piece starts a gap of no object.
+	 */
+	for (i = 0; i < g->nr_pieces; i++) {
+		const struct piece *p = &g->pieces[i];
+		struct object *obj = &g->objects[p->object];
+
+		err = attribute(&b, obj);
+		if (err)
+			goto out;
+		if (i && p->section != g->pieces[i - 1].section &&
+		    p->start > prev_end)
+			push_range(&b, prev_end - g->text_address, KMS_NONE);
+		push_range(&b, p->start - g->text_address, obj->attribution);
+		prev_end = p->end;
+	}
+	if (b.nr_ranges && b.range_object[0] == KMS_NONE) {
+		/* Leading core code needs no range. */
+		memmove(b.range_start, b.range_start + 1,
+			(b.nr_ranges - 1) * sizeof(*b.range_start));
+		memmove(b.range_object, b.range_object + 1,
+			(b.nr_ranges - 1) * sizeof(*b.range_object));
+		b.nr_ranges--;
+	}
+	/* Trailing core code neither. */
+	in.text_size = prev_end - g->text_address;
+	if (b.nr_ranges && b.range_object[b.nr_ranges - 1] == KMS_NONE) {
+		in.text_size = b.range_start[b.nr_ranges - 1];
+		b.nr_ranges--;
+	}
+	if (!b.nr_ranges)
+		in.text_size = 0;
+	if (!b.strtab_size) {
+		/* An empty table still holds its terminating NUL. */
+		b.strtab = calloc(1, 1);
+		if (!b.strtab) {
+			err = &kms_error_nomem;
+			goto out;
+		}
+		b.strtab_size = 1;
+	}
+
+	in.nr_ranges = b.nr_ranges;
+	in.range_start = b.range_start;
+	in.range_object = b.range_object;
+	in.nr_objects = b.attributions.nr;
+	in.object_modlist = b.object_modlist;
+	in.object_name = b.object_name;
+	in.nr_modlist_words = b.nr_modlist_words;
+	in.modlists = b.modlist_words;
+	in.strtab_size = b.strtab_size;
+	in.strtab = b.strtab;
+	in.nr_modules = b.module_names.nr;
+	err = kms_blob_encode(&in, ret_blob, ret_size);
+	if (err)
+		goto out;
+
+	g->stats.ranges = in.nr_ranges;
+	g->stats.attributions = in.nr_objects;
+	g->stats.modules = in.nr_modules;
+	g->stats.strtab_bytes = in.strtab_size;
+	g->stats.blob_bytes = *ret_size;
+out:
+	release_builder(&b);
+	return err;
+}
+
+static void explain(struct gen *g)
+{
+	FILE *f = g->opts->explain;
+	size_t i, k;
+
+	if (!f)
+		return;
+	for (i = 0; i < g->object_paths.nr; i++) {
+		const struct object *o = &g->objects[i];
+
+		fputs(o->path, f);
+		for (k = 0; k < o->nr_modules; k++)
+			fprintf(f, "%s[%s]", k ? " " : "\t", o->modules[k]);
+		if (o->name_components)
+			fprintf(f, "%s{%s}", o->nr_modules ? " " : "\t",
+				path_suffix(o->path, o->name_components));
+		fputc('\n', f);
+	}
+}
+
+struct kms_error *kms_generate(const struct kms_gen_options *opts,
+			       void **ret_blob, size_t *ret_size,
+			       struct kms_gen_stats *ret_stats)
+{
+	struct gen g = { .opts = opts };
+	struct kms_tables *check;
+	struct kms_error *err;
+	size_t i;
+
+	err = kms_elf_open(opts->vmlinux, &g.elf);
+	if (err)
+		return err;
+	err = find_text_sections(&g);
+	if (!err)
+		err = read_maps(&g);
+	if (!err)
+		err = sort_pieces(&g);
+	if (!err)
+		err = read_modules(&g);
+	if (!err)
+		err = name_objects(&g);
+	if (!err)
+		err = build_image(&g, ret_blob, ret_size);
+	if (!err) {
+		/* Never hand out a blob our own reader would refuse. */
+		err = kms_blob_decode(*ret_blob, *ret_size, "generated", &check);
+		if (err) {
+			free(*ret_blob);
+			err = kms_error_prefix(err, "internal error");
+		} else {
+			g.stats.image_bytes = check->image_size;
+			kms_tables_destroy(check);
+		}
+	}
+	if (!err) {
+		explain(&g);
+		if (ret_stats)
+			*ret_stats = g.stats;
+	}
+
+	for (i = 0; i < g.object_paths.nr; i++) {
+		free(g.objects[i].path);
+		kms_free_strings(g.objects[i].modules, g.objects[i].nr_modules);
+	}
+	free(g.objects);
+	free(g.pieces);
+	free(g.sections);
+	kms_strmap_release(&g.object_paths);
+	kms_strmap_release(&g.modlists);
+	kms_builtin_destroy(g.builtin);
+	kms_elf_close(g.elf);
+	return err;
+}

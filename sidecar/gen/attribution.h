@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The generator's core: from a linked vmlinux, its link maps and the build
+ * tree, decide which object file and which built-in modules every byte of
+ * text came from, which objects need their name printed (and how much of
+ * it), and encode the result as a blob (FORMAT.md).
+ */
+#ifndef KMS_ATTRIBUTION_H
+#define KMS_ATTRIBUTION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include <kms/error.h>
+
+struct kms_gen_options {
+	const char *vmlinux;
+	const char *build_dir;		/* where the .<obj>.cmd files are */
+	const char *map;		/* the final link's map */
+	const char *o_map;		/* vmlinux.o's map, NULL: by default */
+	const char *builtin;		/* modules.builtin, NULL: by default */
+	FILE *warnings;			/* NULL: no warnings */
+	FILE *explain;			/* NULL: no per-object report */
+};
+
+struct kms_gen_stats {
+	size_t pieces;			/* input sections of text */
+	size_t objects;			/* object files they came from */
+	size_t modular_objects;		/* ...that are part of built-in modules */
+	size_t multi_module_objects;
+	size_t named_objects;		/* ...that print {objfile} */
+	size_t missing_cmd;		/* objects without a .cmd file */
+	size_t ambiguous;		/* symbols that stay ambiguous */
+	size_t ranges, attributions, modules, strtab_bytes;
+	size_t image_bytes, blob_bytes;
+};
+
+struct kms_error *kms_generate(const struct kms_gen_options *opts,
+			       void **ret_blob, size_t *ret_size,
+			       struct kms_gen_stats *ret_stats);
+
+#endif /* KMS_ATTRIBUTION_H */

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The three ways the generator hands out a blob (FORMAT.md, section 1).
+ * Each writes a temporary file beside the destination and renames it into
+ * place, so an interrupted or failed run never leaves a half-written file.
+ */
+#ifndef KMS_EMIT_H
+#define KMS_EMIT_H
+
+#include <stddef.h>
+
+#include <kms/error.h>
+
+/* A relocatable x86-64 object holding .note.kallmodsyms, for kbuild. */
+struct kms_error *kms_emit_object(const char *path, const void *blob,
+				  size_t size);
+
+/* A sidecar file: the note record alone. */
+struct kms_error *kms_emit_sidecar(const char *path, const void *blob,
+				   size_t size);
+
+/*
+ * A copy of @vmlinux with a non-allocated .note.kallmodsyms section added
+ * (or replaced), written to @path (which may be @vmlinux itself).
+ */
+struct kms_error *kms_emit_append(const char *vmlinux, const char *path,
+				  const void *blob, size_t size);
+
+#endif /* KMS_EMIT_H */

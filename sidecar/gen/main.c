@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kallmodsyms-gen: write the address range -> object file -> built-in module
+ * tables of a linked vmlinux as a kallmodsyms note.
+ */
+#include <getopt.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <kms/error.h>
+
+#include "attribution.h"
+#include "emit.h"
+
+#define PROG "kallmodsyms-gen"
+
+#ifndef KMS_VERSION_STRING
+#define KMS_VERSION_STRING "0"
+#endif
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: " PROG " [options] -f FORMAT [-o OUTPUT] VMLINUX\n"
+		"\n"
+		"Write the kallmodsyms tables of a linked VMLINUX.\n"
+		"\n"
+		"  -f, --format FORMAT   object: a relocatable object holding the note,\n"
+		"                                for linking into vmlinux;\n"
+		"                        sidecar: the note alone, in a file;\n"
+		"                        append: VMLINUX with the note added as a\n"
+		"                                non-allocated section (default output:\n"
+		"                                VMLINUX itself, replaced atomically)\n"
+		"  -o, --output FILE     where to write\n"
+		"  -b, --build-dir DIR   the kernel build tree, for .<obj>.cmd files\n"
+		"                        (default: the directory of VMLINUX)\n"
+		"  -m, --map FILE        the link map of VMLINUX (default: VMLINUX.map)\n"
+		"  -M, --o-map FILE      the map of vmlinux.o, when VMLINUX was linked\n"
+		"                        from it (default: DIR/vmlinux.o.map)\n"
+		"  -B, --builtin FILE    modules.builtin (default: DIR/modules.builtin)\n"
+		"  -e, --explain         list every object with its modules and name\n"
+		"  -s, --stats           print counts and sizes on stderr\n"
+		"  -q, --quiet           no warnings\n"
+		"      --version         print the version\n"
+		"  -h, --help            this text\n"
+		"\n"
+		"Exit status: 0 on success, 1 on any error, 2 on bad usage.\n");
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "build-dir", required_argument, NULL, 'b' },
+		{ "map", required_argument, NULL, 'm' },
+		{ "o-map", required_argument, NULL, 'M' },
+		{ "builtin", required_argument, NULL, 'B' },
+		{ "explain", no_argument, NULL, 'e' },
+		{ "stats", no_argument, NULL, 's' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "version", no_argument, NULL, 'V' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct kms_gen_options opts = { .warnings = stderr };
+	const char *format = NULL, *output = NULL;
+	char *build_dir = NULL, *map = NULL, *dir_copy = NULL;
+	struct kms_gen_stats stats = { 0 };
+	struct kms_error *err;
+	struct timespec t0, t1;
+	bool print_stats = false;
+	size_t size = 0;
+	void *blob = NULL;
+	int c, status = 1;
+
+	while ((c = getopt_long(argc, argv, "f:o:b:m:M:B:esqh", longopts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'f': format = optarg; break;
+		case 'o': output = optarg; break;
+		case 'b': opts.build_dir = optarg; break;
+		case 'm': opts.map = optarg; break;
+		case 'M': opts.o_map = optarg; break;
+		case 'B': opts.builtin = optarg; break;
+		case 'e': opts.explain = stdout; break;
+		case 's': print_stats = true; break;
+		case 'q': opts.warnings = NULL; break;
+		case 'V': puts(PROG " " KMS_VERSION_STRING); return 0;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind != argc - 1 || !format) {
+		usage(stderr);
+		return 2;
+	}
+	opts.vmlinux = argv[optind];
+	if (strcmp(format, "object") && strcmp(format, "sidecar") &&
+	    strcmp(format, "append")) {
+		fprintf(stderr, PROG ": unknown format \"%s\" (object, sidecar, append)\n",
+			format);
+		return 2;
+	}
+	if (!output && strcmp(format, "append")) {
+		fprintf(stderr, PROG ": -o FILE is needed for format %s\n", format);
+		return 2;
+	}
+	if (!opts.build_dir) {
+		dir_copy = strdup(opts.vmlinux);
+		if (!dir_copy)
+			goto nomem;
+		build_dir = strdup(dirname(dir_copy));
+		if (!build_dir)
+			goto nomem;
+		opts.build_dir = build_dir;
+	}
+	if (!opts.map) {
+		if (asprintf(&map, "%s.map", opts.vmlinux) < 0) {
+			map = NULL;
+			goto nomem;
+		}
+		opts.map = map;
+	}
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	err = kms_generate(&opts, &blob, &size, &stats);
+	if (err) {
+		kms_error_report(PROG, err);
+		goto out;
+	}
+	if (!strcmp(format, "object"))
+		err = kms_emit_object(output, blob, size);
+	else if (!strcmp(format, "sidecar"))
+		err = kms_emit_sidecar(output, blob, size);
+	else
+		err = kms_emit_append(opts.vmlinux, output ? output : opts.vmlinux,
+				      blob, size);
+	if (err) {
+		kms_error_report(PROG, err);
+		goto out;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (print_stats)
+		fprintf(stderr,
+			"pieces %zu objects %zu modular %zu multi-module %zu named %zu missing-cmd %zu ambiguous %zu\n"
+			"ranges %zu attributions %zu modules %zu strtab %zu image %zu note %zu seconds %.3f\n",
+			stats.pieces, stats.objects, stats.modular_objects,
+			stats.multi_module_objects, stats.named_objects,
+			stats.missing_cmd, stats.ambiguous, stats.ranges,
+			stats.attributions, stats.modules, stats.strtab_bytes,
+			stats.image_bytes, stats.blob_bytes,
+			(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9);
+	status = 0;
+	goto out;
+nomem:
+	kms_error_report(PROG, &kms_error_nomem);
+out:
+	free(blob);
+	free(build_dir);
+	free(dir_copy);
+	free(map);
+	return status;
+}

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A vmlinux (or any x86-64 ELF64 file) opened read-only through libelf, with
+ * the few look-ups the tools need: sections by name, symbols by name, and
+ * bytes at a link-time address.
+ */
+#ifndef KMS_ELF_FILE_H
+#define KMS_ELF_FILE_H
+
+#include <gelf.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <kms/error.h>
+
+struct kms_elf {
+	char *path;
+	int fd;
+	Elf *elf;
+	size_t shstrndx;
+	Elf_Scn *symtab;	/* NULL when stripped */
+	size_t nr_symbols;
+	Elf_Data *symtab_data;
+	size_t strtab_index;
+};
+
+/* Open @path; fails unless it is an ELF64 x86-64 file with sections. */
+struct kms_error *kms_elf_open(const char *path, struct kms_elf **ret);
+void kms_elf_close(struct kms_elf *elf);
+
+/* True if @buf (at least 4 bytes) starts with the ELF magic. */
+bool kms_is_elf(const void *buf, size_t size);
+
+/* The section called @name, or NULL. */
+Elf_Scn *kms_elf_section(struct kms_elf *elf, const char *name);
+
+const char *kms_elf_section_name(struct kms_elf *elf, Elf_Scn *scn);
+
+/* The value of the first defined symbol called @name. */
+struct kms_error *kms_elf_symbol(struct kms_elf *elf, const char *name,
+				 uint64_t *ret_value);
+
+/*
+ * Point at @size bytes of section contents at link-time address @addr.
+ * Fails if they are not all inside one allocated section with contents.
+ */
+struct kms_error *kms_elf_bytes_at(struct kms_elf *elf, uint64_t addr,
+				   uint64_t size, const unsigned char **ret);
+
+#endif /* KMS_ELF_FILE_H */

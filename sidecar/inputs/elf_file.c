@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <kms/elf_file.h>
+
+bool kms_is_elf(const void *buf, size_t size)
+{
+	return size >= SELFMAG && !memcmp(buf, ELFMAG, SELFMAG);
+}
+
+struct kms_error *kms_elf_open(const char *path, struct kms_elf **ret)
+{
+	struct kms_error *err;
+	struct kms_elf *e;
+	GElf_Ehdr ehdr;
+	Elf_Scn *scn = NULL;
+
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return kms_error_fmt("libelf: %s", elf_errmsg(-1));
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return &kms_error_nomem;
+	e->path = strdup(path);
+	if (!e->path) {
+		free(e);
+		return &kms_error_nomem;
+	}
+	e->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (e->fd < 0) {
+		err = kms_error_errno(path, "cannot open");
+		goto fail;
+	}
+	e->elf = elf_begin(e->fd, ELF_C_READ_MMAP, NULL);
+	if (!e->elf || elf_kind(e->elf) != ELF_K_ELF) {
+		err = kms_error_file(path, "not an ELF file");
+		goto fail;
+	}
+	if (!gelf_getehdr(e->elf, &ehdr)) {
+		err = kms_error_file(path, "bad ELF header: %s", elf_errmsg(-1));
+		goto fail;
+	}
+	if (ehdr.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    ehdr.e_ident[EI_DATA] != ELFDATA2LSB || ehdr.e_machine != EM_X86_64) {
+		err = kms_error_file(path,
+				     "ELF class %u, data %u, machine %u: only x86-64 ELF64 is supported",
+				     ehdr.e_ident[EI_CLASS], ehdr.e_ident[EI_DATA],
+				     ehdr.e_machine);
+		goto fail;
+	}
+	if (elf_getshdrstrndx(e->elf, &e->shstrndx)) {
+		err = kms_error_file(path, "no section header string table: %s",
+				     elf_errmsg(-1));
+		goto fail;
+	}
+	while ((scn = elf_nextscn(e->elf, scn))) {
+		GElf_Shdr shdr;
+
+		if (!gelf_getshdr(scn, &shdr)) {
+			err = kms_error_file(path, "bad section header: %s",
+					     elf_errmsg(-1));
+			goto fail;
+		}
+		if (shdr.sh_type != SHT_SYMTAB)
+			continue;
+		e->symtab = scn;
+		e->symtab_data = elf_getdata(scn, NULL);
+		if (!e->symtab_data || !shdr.sh_entsize) {
+			err = kms_error_file(path, "unreadable symbol table: %s",
+					     elf_errmsg(-1));
+			goto fail;
+		}
+		e->nr_symbols = e->symtab_data->d_size / shdr.sh_entsize;
+		e->strtab_index = shdr.sh_link;
+		break;
+	}
+	*ret = e;
+	return NULL;
+
+fail:
+	kms_elf_close(e);
+	return err;
+}
+
+void kms_elf_close(struct kms_elf *elf)
+{
+	if (!elf)
+		return;
+	if (elf->elf)
+		elf_end(elf->elf);
+	if (elf->fd >= 0)
+		close(elf->fd);
+	free(elf->path);
+	free(elf);
+}
+
+const char *kms_elf_section_name(struct kms_elf *elf, Elf_Scn *scn)
+{
+	GElf_Shdr shdr;
+	const char *name;
+
+	if (!gelf_getshdr(scn, &shdr))
+		return "";
+	name = elf_strptr(elf->elf, elf->shstrndx, shdr.sh_name);
+	return name ? name : "";
+}
+
+Elf_Scn *kms_elf_section(struct kms_elf *elf, const char *name)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf->elf, scn)))
+		if (!strcmp(kms_elf_section_name(elf, scn), name))
+			return scn;
+	return NULL;
+}
+
+struct kms_error *kms_elf_symbol(struct kms_elf *elf, const char *name,
+				 uint64_t *ret_value)
+{
+	size_t i;
+
+	if (!elf->symtab)
+		return kms_error_file(elf->path, "no symbol table");
+	for (i = 1; i < elf->nr_symbols; i++) {
+		GElf_Sym sym;
+		const char *s;
+
+		if (!gelf_getsym(elf->symtab_data, i, &sym) ||
+		    sym.st_shndx == SHN_UNDEF)
+			continue;
+		s = elf_strptr(elf->elf, elf->strtab_index, sym.st_name);
+		if (s && !strcmp(s, name)) {
+			*ret_value = sym.st_value;
+			return NULL;
+		}
+	}
+	return kms_error_file(elf->path, "no symbol %s", name);
+}
+
+struct kms_error *kms_elf_bytes_at(struct kms_elf *elf, uint64_t addr,
+				   uint64_t size, const unsigned char **ret)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf->elf, scn))) {
+		GElf_Shdr shdr;
+		Elf_Data *data;
+
+		if (!gelf_getshdr(scn, &shdr) || !(shdr.sh_flags & SHF_ALLOC) ||
+		    shdr.sh_type == SHT_NOBITS)
+			continue;
+		if (addr < shdr.sh_addr || addr - shdr.sh_addr > shdr.sh_size ||
+		    size > shdr.sh_size - (addr - shdr.sh_addr))
+			continue;
+		data = elf_getdata(scn, NULL);
+		if (!data || data->d_size != shdr.sh_size)
+			return kms_error_file(elf->path,
+					      "section %s is unreadable: %s",
+					      kms_elf_section_name(elf, scn),
+					      elf_errmsg(-1));
+		*ret = (const unsigned char *)data->d_buf +
+		       (addr - shdr.sh_addr);
+		return NULL;
+	}
+	return kms_error_file(elf->path,
+			      "%#llx+%llu is not inside a section with contents",
+			      (unsigned long long)addr,
+			      (unsigned long long)size);
+}

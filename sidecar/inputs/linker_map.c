@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A parser for GNU ld map files.  The format is meant for people, so the
+ * parser is strict about what it takes as a piece (name, two hex numbers,
+ * file) and ignores every other line; it fails when the map section is
+ * missing, or a line that must continue a wrapped name does not.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <kms/linker_map.h>
+
+#define MAP_START "Linker script and memory map"
+
+static const char *intern(struct kms_linker_map *map, const char *s,
+			  size_t len)
+{
+	char *copy;
+
+	/* Consecutive pieces mostly share section and file names. */
+	if (map->nr_strings) {
+		const char *last = map->strings[map->nr_strings - 1];
+
+		if (strlen(last) == len && !memcmp(last, s, len))
+			return last;
+	}
+	if (map->nr_strings == map->strings_cap) {
+		size_t cap = map->strings_cap ? 2 * map->strings_cap : 1024;
+		char **n = realloc(map->strings, cap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		map->strings = n;
+		map->strings_cap = cap;
+	}
+	copy = strndup(s, len);
+	if (!copy)
+		return NULL;
+	map->strings[map->nr_strings++] = copy;
+	return copy;
+}
+
+/* Split @line into at most @max white-space separated fields. */
+static int split(char *line, char **field, int max)
+{
+	int n = 0;
+	char *p = line;
+
+	while (n < max) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!*p || *p == '\n')
+			break;
+		field[n++] = p;
+		while (*p && *p != ' ' && *p != '\t' && *p != '\n')
+			p++;
+		if (!*p)
+			break;
+		*p++ = '\0';
+	}
+	return n;
+}
+
+static int parse_hex(const char *s, uint64_t *ret)
+{
+	char *end;
+
+	if (s[0] != '0' || s[1] != 'x' || !isxdigit((unsigned char)s[2]))
+		return -1;
+	errno = 0;
+	*ret = strtoull(s + 2, &end, 16);
+	return errno || *end ? -1 : 0;
+}
+
+static struct kms_error *add_piece(struct kms_linker_map *map,
+				   size_t *cap, const char *osec,
+				   uint64_t osec_addr,
+				   const char *isec, const char *file,
+				   uint64_t addr, uint64_t size)
+{
+	struct kms_map_piece *p;
+
+	if (map->nr_pieces == *cap) {
+		size_t ncap = *cap ? 2 * *cap : 4096;
+
+		p = realloc(map->pieces, ncap * sizeof(*p));
+		if (!p)
+			return &kms_error_nomem;
+		map->pieces = p;
+		*cap = ncap;
+	}
+	p = &map->pieces[map->nr_pieces];
+	p->output_section = osec;
+	p->output_address = osec_addr;
+	p->input_section = intern(map, isec, strlen(isec));
+	if (!p->input_section)
+		return &kms_error_nomem;
+	p->file = intern(map, file, strlen(file));
+	if (!p->file)
+		return &kms_error_nomem;
+	p->address = addr;
+	p->size = size;
+	map->nr_pieces++;
+	return NULL;
+}
+
+struct kms_error *kms_linker_map_read(const char *path,
+				      struct kms_linker_map **ret)
+{
+	struct kms_linker_map *map;
+	struct kms_error *err = NULL;
+	char *line = NULL, *next = NULL, *joined = NULL;
+	size_t line_cap = 0, next_cap = 0, pieces_cap = 0;
+	const char *osec = NULL;
+	uint64_t osec_addr = 0;
+	unsigned long lineno = 0;
+	int in_map = 0;
+	ssize_t len;
+	FILE *f;
+
+	f = fopen(path, "r");
+	if (!f)
+		return kms_error_errno(path, "cannot open linker map");
+	map = calloc(1, sizeof(*map));
+	if (!map) {
+		fclose(f);
+		return &kms_error_nomem;
+	}
+
+	while ((len = getline(&line, &line_cap, f)) >= 0) {
+		char *field[6];
+		uint64_t addr, size;
+		int n;
+
+		lineno++;
+		if (!in_map) {
+			in_map = !strncmp(line, MAP_START, strlen(MAP_START));
+			continue;
+		}
+		if (len && line[len - 1] == '\n')
+			line[--len] = '\0';
+
+		/*
+		 * A name too long for its column stands alone; its numbers
+		 * follow on the next line.  Join the two.
+		 */
+		if ((line[0] != ' ' || (line[1] != ' ' && line[1] != '*')) &&
+		    !strpbrk(line[0] == ' ' ? line + 1 : line, " \t") && len) {
+			long pos = ftell(f);
+			ssize_t nlen = getline(&next, &next_cap, f);
+			char *nf[2];
+			char *copy;
+
+			if (nlen > 0 && next[0] == ' ') {
+				copy = strdup(next);
+				if (!copy) {
+					err = &kms_error_nomem;
+					goto out;
+				}
+				n = split(copy, nf, 2);
+				if (n == 2 && !parse_hex(nf[0], &addr) &&
+				    !parse_hex(nf[1], &size)) {
+					free(joined);
+					if (asprintf(&joined, "%s %s", line,
+						     next) < 0) {
+						joined = NULL;
+						free(copy);
+						err = &kms_error_nomem;
+						goto out;
+					}
+					free(line);
+					line = joined;
+					line_cap = strlen(joined) + 1;
+					joined = NULL;
+					lineno++;
+					len = strlen(line);
+					if (len && line[len - 1] == '\n')
+						line[--len] = '\0';
+				} else if (nlen >= 0 && fseek(f, pos, SEEK_SET)) {
+					free(copy);
+					err = kms_error_errno(path, "cannot seek");
+					goto out;
+				}
+				free(copy);
+			} else if (nlen >= 0 && fseek(f, pos, SEEK_SET)) {
+				err = kms_error_errno(path, "cannot seek");
+				goto out;
+			}
+		}
+
+		if (line[0] != ' ' && line[0] != '\0') {
+			/* Output section header: "NAME 0xADDR 0xSIZE ...". */
+			n = split(line, field, 3);
+			osec = NULL;
+			if (n >= 3 && !parse_hex(field[1], &addr) &&
+			    !parse_hex(field[2], &size)) {
+				osec = intern(map, field[0], strlen(field[0]));
+				osec_addr = addr;
+				if (!osec) {
+					err = &kms_error_nomem;
+					goto out;
+				}
+			}
+			continue;
+		}
+		if (!osec || line[0] != ' ' || line[1] == ' ' ||
+		    line[1] == '*' || line[1] == '\0')
+			continue;
+
+		/* Input section: " NAME 0xADDR 0xSIZE FILE". */
+		n = split(line, field, 5);
+		if (n != 4 || parse_hex(field[1], &addr) ||
+		    parse_hex(field[2], &size))
+			continue;
+		if (!size)
+			continue;
+		err = add_piece(map, &pieces_cap, osec, osec_addr, field[0],
+				field[3], addr, size);
+		if (err)
+			goto out;
+	}
+	if (ferror(f)) {
+		err = kms_error_errno(path, "read error");
+		goto out;
+	}
+	if (!in_map) {
+		err = kms_error_file(path,
+				     "not a GNU ld map: no \"" MAP_START "\" line");
+		goto out;
+	}
+	if (!map->nr_pieces) {
+		err = kms_error_file(path, "linker map lists no input sections");
+		goto out;
+	}
+
+out:
+	free(line);
+	free(next);
+	free(joined);
+	fclose(f);
+	if (err) {
+		kms_linker_map_destroy(map);
+		return err;
+	}
+	*ret = map;
+	return NULL;
+}
+
+void kms_linker_map_destroy(struct kms_linker_map *map)
+{
+	size_t i;
+
+	if (!map)
+		return;
+	for (i = 0; i < map->nr_strings; i++)
+		free(map->strings[i]);
+	free(map->strings);
+	free(map->pieces);
+	free(map);
+}
+
+char *kms_map_object_path(const char *file)
+{
+	const char *open = strchr(file, '(');
+	const char *slash;
+	size_t len;
+	char *ret;
+
+	if (!open || file[strlen(file) - 1] != ')')
+		return strdup(file);
+	len = strlen(open + 1) - 1;
+	/* Thin archive members carry their own path. */
+	if (memchr(open + 1, '/', len))
+		return strndup(open + 1, len);
+	/* A member of a normal archive lives beside the archive. */
+	slash = memrchr(file, '/', open - file);
+	if (!slash)
+		return strndup(open + 1, len);
+	if (asprintf(&ret, "%.*s%.*s", (int)(slash - file + 1), file,
+		     (int)len, open + 1) < 0)
+		return NULL;
+	return ret;
+}

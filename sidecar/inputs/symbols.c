@@ -1,0 +1,456 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <ctype.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <kms/symbols.h>
+
+#define KSYM_NAME_LEN 512
+
+void kms_symbols_destroy(struct kms_symbols *symbols)
+{
+	if (!symbols)
+		return;
+	free(symbols->syms);
+	free(symbols->names);
+	free(symbols);
+}
+
+/* binutils' coff_section_type(): the name decides when the flags do not. */
+static char section_type_by_name(const char *name)
+{
+	static const struct {
+		const char *prefix;
+		char type;
+	} table[] = {
+		{ ".bss", 'b' }, { ".code", 't' }, { ".data", 'd' },
+		{ "*DEBUG*", 'N' }, { ".debug", 'N' }, { ".drectve", 'i' },
+		{ ".edata", 'e' }, { ".fini", 't' }, { ".idata", 'i' },
+		{ ".init", 't' }, { ".pdata", 'p' }, { ".rdata", 'r' },
+		{ ".rodata", 'r' }, { ".sbss", 's' }, { ".scommon", 'c' },
+		{ ".sdata", 'g' }, { ".text", 't' }, { "vars", 'd' },
+		{ "zerovars", 'b' },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
+		size_t len = strlen(table[i].prefix);
+
+		if (!strncmp(name, table[i].prefix, len) &&
+		    memchr(".$0123456789", name[len], 13))
+			return table[i].type;
+	}
+	return '?';
+}
+
+/* binutils' decode_section_type() on the flags BFD derives from ELF. */
+static char section_type_by_flags(const char *name, const GElf_Shdr *shdr)
+{
+	bool contents = shdr->sh_type != SHT_NOBITS;
+	bool readonly = !(shdr->sh_flags & SHF_WRITE);
+
+	if (shdr->sh_flags & SHF_EXECINSTR)
+		return 't';
+	if ((shdr->sh_flags & SHF_ALLOC) && contents)
+		return readonly ? 'r' : 'd';
+	if (!contents)
+		return 'b';
+	if (!strncmp(name, ".debug", 6) || !strncmp(name, ".zdebug", 7) ||
+	    !strncmp(name, ".stab", 5) || !strncmp(name, ".gnu.linkonce.wi.", 17))
+		return 'N';
+	if (readonly)
+		return 'n';
+	return '?';
+}
+
+char kms_nm_type(struct kms_elf *elf, const GElf_Sym *sym)
+{
+	unsigned char bind = GELF_ST_BIND(sym->st_info);
+	unsigned char type = GELF_ST_TYPE(sym->st_info);
+	bool object = type == STT_OBJECT || type == STT_TLS ||
+		      type == STT_COMMON;
+	Elf_Scn *scn;
+	GElf_Shdr shdr;
+	const char *name;
+	char c;
+
+	if (sym->st_shndx == SHN_COMMON)
+		return 'C';
+	if (sym->st_shndx == SHN_UNDEF)
+		return bind == STB_WEAK ? (object ? 'v' : 'w') : 'U';
+	if (type == STT_GNU_IFUNC)
+		return 'i';
+	if (bind == STB_WEAK)
+		return object ? 'V' : 'W';
+	if (bind == STB_GNU_UNIQUE)
+		return 'u';
+	if (bind != STB_LOCAL && bind != STB_GLOBAL)
+		return '?';
+	if (sym->st_shndx == SHN_ABS) {
+		c = 'a';
+	} else {
+		scn = elf_getscn(elf->elf, sym->st_shndx);
+		if (!scn || !gelf_getshdr(scn, &shdr))
+			return '?';
+		name = kms_elf_section_name(elf, scn);
+		c = section_type_by_flags(name, &shdr);
+		if (c == '?')
+			c = section_type_by_name(name);
+	}
+	return bind == STB_GLOBAL ? toupper((unsigned char)c) : c;
+}
+
+/* scripts/mksysmap: what never reaches System.map or kallsyms. */
+static bool mksysmap_drops(const char *name, char type)
+{
+	static const char *const prefixes[] = {
+		"$", ".L", "__efistub_", "__pi_$", "__pi_.L", "__kvm_nvhe_$",
+		"__kvm_nvhe_.L", "__kcfi_typeid_", "__kvm_nvhe___kcfi_typeid_",
+		"__pi___kcfi_typeid_", "__crc_", "__kstrtab_", "__kstrtabns_",
+	};
+	static const char *const suffixes[] = {
+		"_from_arm", "_from_thumb", "_veneer",
+	};
+	size_t i, len = strlen(name);
+	const char *p;
+
+	if (strchr("aNUw", type))
+		return true;
+	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
+			return true;
+	for (i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
+		size_t n = strlen(suffixes[i]);
+
+		if (len >= n && !strcmp(name + len - n, suffixes[i]))
+			return true;
+	}
+	/* "__<alnum>*Thunk_" anywhere from the start */
+	if (!strncmp(name, "__", 2)) {
+		for (p = name + 2; isalnum((unsigned char)*p); p++)
+			;
+		if (p > name + 2 && !strncmp(p - 5, "Thunk", 5) && *p == '_')
+			return true;
+	}
+	if (!strcmp(name, "L0") || !strcmp(name, "_SDA_BASE_") ||
+	    !strcmp(name, "_SDA2_BASE_") || strstr(name, ".long_branch.") ||
+	    strstr(name, ".plt_branch."))
+		return true;
+	return false;
+}
+
+/* scripts/kallsyms: is_ignored_symbol(). */
+static bool kallsyms_ignores(const char *name, char type)
+{
+	if (type == 'u' || type == 'n')
+		return true;
+	if (toupper((unsigned char)type) == 'A')
+		return strcmp(name, "__kernel_syscall_via_break") &&
+		       strcmp(name, "__kernel_syscall_via_epc") &&
+		       strcmp(name, "__kernel_sigtramp") && strcmp(name, "__gp");
+	return false;
+}
+
+struct sort_entry {
+	struct kms_symbol sym;
+	size_t seq;
+};
+
+/* nm -n: by address, then by name. */
+static int compare_nm(const void *a, const void *b)
+{
+	const struct sort_entry *x = a, *y = b;
+
+	if (x->sym.address != y->sym.address)
+		return x->sym.address < y->sym.address ? -1 : 1;
+	return strcmp(x->sym.name, y->sym.name);
+}
+
+static bool linker_provided(const char *s)
+{
+	size_t len = strlen(s);
+
+	if (len < 8 || s[0] != '_' || s[1] != '_')
+		return false;
+	return !memcmp(s + 2, "start_", 6) || !memcmp(s + 2, "stop_", 5) ||
+	       !memcmp(s + 2, "end_", 4) || !memcmp(s + len - 6, "_start", 6) ||
+	       !memcmp(s + len - 4, "_end", 4);
+}
+
+/* scripts/kallsyms: compare_symbols(). */
+static int compare_kallsyms(const void *a, const void *b)
+{
+	const struct sort_entry *x = a, *y = b;
+	int wx, wy;
+
+	if (x->sym.address != y->sym.address)
+		return x->sym.address < y->sym.address ? -1 : 1;
+	wx = x->sym.type == 'w' || x->sym.type == 'W';
+	wy = y->sym.type == 'w' || y->sym.type == 'W';
+	if (wx != wy)
+		return wx - wy;
+	wx = linker_provided(x->sym.name);
+	wy = linker_provided(y->sym.name);
+	if (wx != wy)
+		return wx - wy;
+	wx = strspn(x->sym.name, "_");
+	wy = strspn(y->sym.name, "_");
+	if (wx != wy)
+		return wx - wy;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static struct kms_error *symbols_from_symtab(struct kms_elf *elf,
+					     struct kms_symbols *out)
+{
+	struct sort_entry *entries;
+	size_t i, n = 0;
+
+	if (!elf->symtab)
+		return kms_error_file(elf->path, "no symbol table");
+	entries = calloc(elf->nr_symbols, sizeof(*entries));
+	if (!entries)
+		return &kms_error_nomem;
+	for (i = 1; i < elf->nr_symbols; i++) {
+		unsigned char type;
+		const char *name;
+		GElf_Sym sym;
+		char c;
+
+		if (!gelf_getsym(elf->symtab_data, i, &sym))
+			continue;
+		type = GELF_ST_TYPE(sym.st_info);
+		if (type == STT_SECTION || type == STT_FILE)
+			continue;
+		name = elf_strptr(elf->elf, elf->strtab_index, sym.st_name);
+		if (!name || !*name || strlen(name) >= KSYM_NAME_LEN)
+			continue;
+		if (!strcmp(name, "_text"))
+			out->text_address = sym.st_value;
+		c = kms_nm_type(elf, &sym);
+		if (mksysmap_drops(name, c) || kallsyms_ignores(name, c))
+			continue;
+		entries[n].sym.address = sym.st_value;
+		entries[n].sym.size = sym.st_size;
+		entries[n].sym.name = name;
+		entries[n].sym.type = c;
+		n++;
+	}
+	qsort(entries, n, sizeof(*entries), compare_nm);
+	for (i = 0; i < n; i++)
+		entries[i].seq = i;
+	qsort(entries, n, sizeof(*entries), compare_kallsyms);
+
+	out->syms = malloc((n ? n : 1) * sizeof(*out->syms));
+	if (!out->syms) {
+		free(entries);
+		return &kms_error_nomem;
+	}
+	for (i = 0; i < n; i++)
+		out->syms[i] = entries[i].sym;
+	out->nr = n;
+	free(entries);
+	return NULL;
+}
+
+/*
+ * The kallsyms tables.  Every look-up is bounds-checked: a vmlinux is input
+ * like any other.
+ */
+struct kallsyms_tables {
+	const unsigned char *names, *token_table, *token_index, *offsets;
+	uint64_t names_size, token_table_size;
+	uint32_t nr_syms;
+	uint64_t relative_base;
+};
+
+static struct kms_error *table_at(struct kms_elf *elf, const char *sym,
+				  uint64_t size, uint64_t *ret_addr,
+				  const unsigned char **ret)
+{
+	struct kms_error *err;
+	uint64_t addr;
+
+	err = kms_elf_symbol(elf, sym, &addr);
+	if (err)
+		return err;
+	err = kms_elf_bytes_at(elf, addr, size, ret);
+	if (err)
+		return kms_error_prefix(err, "%s", sym);
+	if (ret_addr)
+		*ret_addr = addr;
+	return NULL;
+}
+
+/* Bytes available from @addr to the end of its section. */
+static uint64_t bytes_left(struct kms_elf *elf, uint64_t addr)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf->elf, scn))) {
+		GElf_Shdr shdr;
+
+		if (gelf_getshdr(scn, &shdr) && (shdr.sh_flags & SHF_ALLOC) &&
+		    shdr.sh_type != SHT_NOBITS && addr >= shdr.sh_addr &&
+		    addr - shdr.sh_addr < shdr.sh_size)
+			return shdr.sh_size - (addr - shdr.sh_addr);
+	}
+	return 0;
+}
+
+static struct kms_error *symbols_from_kallsyms(struct kms_elf *elf,
+					       struct kms_symbols *out)
+{
+	struct kallsyms_tables k;
+	const unsigned char *p;
+	struct kms_error *err;
+	uint64_t addr, pos = 0, names_used = 0;
+	bool absolute_percpu = false;
+	char *name_store;
+	uint32_t i;
+
+	err = table_at(elf, "kallsyms_num_syms", 4, NULL, &p);
+	if (err)
+		return err;
+	k.nr_syms = (uint32_t)p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+	if (k.nr_syms == 0 || k.nr_syms > (1u << 24))
+		return kms_error_file(elf->path, "implausible kallsyms_num_syms %u",
+				      k.nr_syms);
+	err = table_at(elf, "kallsyms_relative_base", 8, NULL, &p);
+	if (err)
+		return err;
+	memcpy(&k.relative_base, p, 8);
+	err = table_at(elf, "kallsyms_offsets", 4ull * k.nr_syms, NULL,
+		       &k.offsets);
+	if (err)
+		return err;
+	err = table_at(elf, "kallsyms_token_index", 2 * 256, NULL,
+		       &k.token_index);
+	if (err)
+		return err;
+	err = table_at(elf, "kallsyms_token_table", 1, &addr, &k.token_table);
+	if (err)
+		return err;
+	k.token_table_size = bytes_left(elf, addr);
+	err = table_at(elf, "kallsyms_names", 1, &addr, &k.names);
+	if (err)
+		return err;
+	k.names_size = bytes_left(elf, addr);
+
+	for (i = 0; i < k.nr_syms; i++)
+		if ((int32_t)(k.offsets[4 * i] | k.offsets[4 * i + 1] << 8 |
+			      k.offsets[4 * i + 2] << 16 |
+			      (uint32_t)k.offsets[4 * i + 3] << 24) < 0)
+			absolute_percpu = true;
+
+	out->syms = calloc(k.nr_syms, sizeof(*out->syms));
+	name_store = malloc((size_t)k.nr_syms * 64);
+	out->names = name_store;
+	if (!out->syms || !name_store)
+		return &kms_error_nomem;
+	{
+		size_t store_cap = (size_t)k.nr_syms * 64;
+
+		for (i = 0; i < k.nr_syms; i++) {
+			char buf[KSYM_NAME_LEN + 1];
+			size_t blen = 0, len;
+			int32_t off;
+
+			if (pos >= k.names_size)
+				goto truncated;
+			len = k.names[pos++];
+			if (len & 0x80) {
+				if (pos >= k.names_size)
+					goto truncated;
+				len = (len & 0x7f) | (size_t)k.names[pos++] << 7;
+			}
+			if (len > k.names_size - pos)
+				goto truncated;
+			for (; len; len--) {
+				unsigned idx = k.names[pos++];
+				uint64_t t = k.token_index[2 * idx] |
+					     k.token_index[2 * idx + 1] << 8;
+
+				for (; t < k.token_table_size &&
+				       k.token_table[t]; t++) {
+					if (blen >= KSYM_NAME_LEN)
+						return kms_error_file(elf->path,
+								      "kallsyms symbol %u is longer than %d bytes",
+								      i, KSYM_NAME_LEN);
+					buf[blen++] = k.token_table[t];
+				}
+				if (t >= k.token_table_size)
+					goto truncated;
+			}
+			if (blen < 1)
+				return kms_error_file(elf->path,
+						      "kallsyms symbol %u has no type", i);
+			buf[blen] = '\0';
+			if (names_used + blen > store_cap) {
+				char *n;
+
+				store_cap = 2 * store_cap + blen;
+				n = realloc(out->names, store_cap);
+				if (!n)
+					return &kms_error_nomem;
+				out->names = n;
+			}
+			/* Remember offsets until the store stops moving. */
+			memcpy(out->names + names_used, buf + 1, blen);
+			out->syms[i].name = (const char *)(uintptr_t)names_used;
+			out->syms[i].type = buf[0];
+			names_used += blen;
+
+			off = (int32_t)(k.offsets[4 * i] |
+					k.offsets[4 * i + 1] << 8 |
+					k.offsets[4 * i + 2] << 16 |
+					(uint32_t)k.offsets[4 * i + 3] << 24);
+			if (!absolute_percpu)
+				out->syms[i].address = k.relative_base + (uint32_t)off;
+			else if (off >= 0)
+				out->syms[i].address = off;
+			else
+				out->syms[i].address = k.relative_base - 1 - off;
+		}
+	}
+	for (i = 0; i < k.nr_syms; i++)
+		out->syms[i].name = out->names + (uintptr_t)out->syms[i].name;
+	out->nr = k.nr_syms;
+	return kms_elf_symbol(elf, "_text", &out->text_address);
+
+truncated:
+	return kms_error_file(elf->path, "kallsyms tables are truncated at symbol %u",
+			      i);
+}
+
+struct kms_error *kms_symbols_read(struct kms_elf *elf,
+				   enum kms_symbol_source source,
+				   struct kms_symbols **ret)
+{
+	struct kms_symbols *s;
+	struct kms_error *err;
+	uint64_t dummy;
+
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return &kms_error_nomem;
+	if (source == KMS_SYMBOLS_AUTO) {
+		err = kms_elf_symbol(elf, "kallsyms_names", &dummy);
+		source = err ? KMS_SYMBOLS_SYMTAB : KMS_SYMBOLS_KALLSYMS;
+		kms_error_destroy(err);
+	}
+	if (source == KMS_SYMBOLS_KALLSYMS) {
+		err = symbols_from_kallsyms(elf, s);
+	} else {
+		err = symbols_from_symtab(elf, s);
+		if (!err && !s->text_address)
+			err = kms_elf_symbol(elf, "_text", &s->text_address);
+	}
+	if (err) {
+		kms_symbols_destroy(s);
+		return err;
+	}
+	*ret = s;
+	return NULL;
+}

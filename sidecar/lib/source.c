@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <kms/elf_file.h>
+#include <kms/format.h>
+#include <kms/source.h>
+
+/* Non-ELF containers are small: refuse to slurp anything absurd. */
+#define MAX_NOTE_FILE (256u << 20)
+
+static struct kms_error *load_from_elf(const char *path,
+				       struct kms_tables **ret)
+{
+	struct kms_error *err;
+	struct kms_elf *elf;
+	Elf_Scn *scn = NULL, *found = NULL;
+	const void *desc = NULL, *found_desc = NULL;
+	size_t desc_size, found_size = 0;
+
+	err = kms_elf_open(path, &elf);
+	if (err)
+		return err;
+	/* An appended note is newer than a linked one: it wins. */
+	while ((scn = elf_nextscn(elf->elf, scn))) {
+		GElf_Shdr shdr;
+		Elf_Data *data;
+		char *where;
+
+		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_NOTE)
+			continue;
+		data = elf_getdata(scn, NULL);
+		if (!data) {
+			err = kms_error_file(path, "section %s: %s",
+					     kms_elf_section_name(elf, scn),
+					     elf_errmsg(-1));
+			goto out;
+		}
+		if (asprintf(&where, "%s: section %s", path,
+			     kms_elf_section_name(elf, scn)) < 0) {
+			err = &kms_error_nomem;
+			goto out;
+		}
+		err = kms_note_find(data->d_buf, data->d_size, where, &desc,
+				    &desc_size);
+		free(where);
+		if (err)
+			goto out;
+		if (desc && (!found || !(shdr.sh_flags & SHF_ALLOC))) {
+			found = scn;
+			found_desc = desc;
+			found_size = desc_size;
+		}
+	}
+	if (!found) {
+		err = kms_error_file(path, "no kallmodsyms note (not generated for this vmlinux?)");
+		goto out;
+	}
+	err = kms_blob_decode(found_desc, found_size, path, ret);
+out:
+	kms_elf_close(elf);
+	return err;
+}
+
+struct kms_error *kms_tables_load(const char *path, struct kms_tables **ret)
+{
+	struct kms_error *err = NULL;
+	unsigned char *buf = NULL;
+	size_t size = 0, cap = 0;
+	const void *desc;
+	size_t desc_size;
+	FILE *f;
+
+	f = fopen(path, "rb");
+	if (!f)
+		return kms_error_errno(path, "cannot open");
+	for (;;) {
+		size_t n;
+
+		if (size == cap) {
+			unsigned char *nb;
+
+			if (cap >= MAX_NOTE_FILE) {
+				fclose(f);
+				free(buf);
+				/* Large files can only be ELF images. */
+				return load_from_elf(path, ret);
+			}
+			cap = cap ? 2 * cap : 1 << 16;
+			nb = realloc(buf, cap);
+			if (!nb) {
+				err = &kms_error_nomem;
+				goto out;
+			}
+			buf = nb;
+		}
+		n = fread(buf + size, 1, cap - size, f);
+		size += n;
+		if (n == 0)
+			break;
+		if (size >= 4 && kms_is_elf(buf, size)) {
+			fclose(f);
+			free(buf);
+			return load_from_elf(path, ret);
+		}
+	}
+	if (ferror(f)) {
+		err = kms_error_errno(path, "read error");
+		goto out;
+	}
+	if (!size) {
+		err = kms_error_file(path, "empty file");
+		goto out;
+	}
+	if (size >= 4 && !memcmp(buf, KMS_MAGIC, 4)) {
+		err = kms_blob_decode(buf, size, path, ret);
+		goto out;
+	}
+	err = kms_note_find(buf, size, path, &desc, &desc_size);
+	if (err) {
+		kms_error_destroy(err);
+		err = kms_error_file(path, "not an ELF file, a note file or a kallmodsyms blob");
+		goto out;
+	}
+	if (!desc) {
+		err = kms_error_file(path, "no kallmodsyms note among its notes");
+		goto out;
+	}
+	err = kms_blob_decode(desc, desc_size, path, ret);
+out:
+	fclose(f);
+	free(buf);
+	return err;
+}

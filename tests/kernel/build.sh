@@ -1,0 +1,104 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build a Linux 6.12 test kernel from Debian's linux-source-6.12 outside the
+# checkout, cached by a key of source version + series + config fragment, and
+# print the build directory on stdout.  Progress goes to stderr.
+#
+# usage: tests/kernel/build.sh CONFIG   (CONFIG: a name in tests/kernel/configs)
+#
+# Environment:
+#   KALLMODSYMS_CACHE  cache root (default: ~/.cache/kallmodsyms)
+#   KERNEL_TARBALL     source tarball (default: /usr/src/linux-source-6.12.tar.xz)
+#   JOBS               make -j value (default: nproc)
+
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+config_name=${1:?usage: build.sh CONFIG}
+fragment=$here/configs/$config_name.config
+tarball=${KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+cache=${KALLMODSYMS_CACHE:-$HOME/.cache/kallmodsyms}
+jobs=${JOBS:-$(nproc)}
+series_dir=$top/kernel-patches/6.12
+
+log() { printf 'kernel-build: %s\n' "$*" >&2; }
+die() { log "error: $*"; exit 1; }
+
+[ -f "$fragment" ] || die "$fragment: no such config fragment"
+[ -f "$tarball" ] || die "$tarball: missing (apt-get install linux-source-6.12)"
+
+src_version=$(dpkg-query -W -f '${Version}' linux-source-6.12 2>/dev/null ||
+	stat -c %s:%Y "$tarball")
+
+# The key covers everything that changes the build's output.
+key=$( {
+	echo "source $src_version"
+	echo "config $config_name"
+	cat "$fragment"
+	if [ -f "$series_dir/series" ]; then
+		while read -r p; do
+			case "$p" in ''|'#'*) continue ;; esac
+			cat "$series_dir/$p"
+		done < "$series_dir/series"
+	fi
+} | sha256sum | cut -c1-16)
+
+dir=$cache/linux-$config_name-$key
+src=$dir/src
+out=$dir/build
+
+if [ -f "$dir/.built" ]; then
+	log "cached: $out"
+	echo "$out"
+	exit 0
+fi
+
+mkdir -p "$dir"
+exec 9>"$dir/.lock"
+flock 9
+
+if [ ! -f "$dir/.extracted" ]; then
+	rm -rf "$src" "$out"
+	mkdir -p "$src"
+	log "extracting $tarball"
+	tar -xf "$tarball" -C "$src" --strip-components=1
+	if [ -f "$series_dir/series" ]; then
+		while read -r p; do
+			case "$p" in ''|'#'*) continue ;; esac
+			log "applying $p"
+			patch -d "$src" -p1 -s < "$series_dir/$p"
+		done < "$series_dir/series"
+	fi
+	touch "$dir/.extracted"
+fi
+
+mkdir -p "$out"
+kmake() { make -C "$src" O="$out" ARCH=x86_64 -j"$jobs" "$@"; }
+
+log "configuring ($config_name)"
+case "$config_name" in
+defconfig*) kmake defconfig >&2 ;;
+*) kmake tinyconfig >&2 ;;
+esac
+"$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" \
+	"$fragment" >&2
+kmake olddefconfig >&2
+
+# merge_config only warns; a dropped option would silently weaken the tests.
+missing=0
+while IFS= read -r line; do
+	case "$line" in CONFIG_*=*) ;; *) continue ;; esac
+	grep -qxF "$line" "$out/.config" ||
+		{ log "config option not taken: $line"; missing=1; }
+done < "$fragment"
+[ "$missing" = 0 ] || die "$fragment: options above were not accepted"
+
+log "building in $out with -j$jobs"
+start=$(date +%s)
+kmake vmlinux bzImage modules.builtin >&2
+[ -f "$out/modules.builtin.ranges" ] || kmake modules.builtin.ranges >&2 || true
+log "built in $(( $(date +%s) - start ))s"
+touch "$dir/.built"
+echo "$out"

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <kms/format.h>
+
+#include "annotate.h"
+
+static int range_holds(const struct kms_tables *t, uint32_t r, uint32_t off)
+{
+	return r < t->nr_ranges && kms_range_start(t, r) <= off &&
+	       off < kms_range_end(t, r);
+}
+
+uint32_t kms_address_object(const struct kms_tables *t, uint64_t text_address,
+			    uint64_t addr, uint32_t *cursor)
+{
+	uint64_t off64 = addr - text_address;
+	uint32_t off, r;
+
+	if (addr < text_address || off64 >= t->text_size)
+		return KMS_NONE;
+	off = off64;
+	r = *cursor;
+	if (r != KMS_NONE && range_holds(t, r, off))
+		return kms_range_object(t, r);
+	if (r != KMS_NONE && range_holds(t, r + 1, off)) {
+		*cursor = r + 1;
+		return kms_range_object(t, r + 1);
+	}
+	r = kms_tables_find_range(t, off);
+	if (r == KMS_NONE)
+		return KMS_NONE;
+	*cursor = r;
+	return kms_range_object(t, r);
+}
+
+void kms_print_object(FILE *f, const struct kms_tables *t, uint32_t obj,
+		      const char *sep)
+{
+	uint32_t list, n, k;
+	const char *name;
+
+	if (obj == KMS_NONE)
+		return;
+	fputs(sep, f);
+	list = kms_object_modlist(t, obj);
+	n = list == KMS_NONE ? 0 : kms_modlist_count(t, list);
+	for (k = 0; k < n; k++)
+		fprintf(f, "%s[%s]", k ? " " : "", kms_modlist_name(t, list, k));
+	name = kms_object_name(t, obj);
+	if (name)
+		fprintf(f, "%s{%s}", n ? " " : "", name);
+}

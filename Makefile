@@ -57,7 +57,16 @@ $(O)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-check: all
+TEST_PROGS := $(O)/kms-mutate
+
+$(O)/kms-mutate: $(O)/tests/unit/kms-mutate.o $(O)/libkms.a
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS)
+
+tests: $(PROGS) $(TEST_PROGS)
+
+# The suite runs the plain build, the sanitizer build and valgrind.
+check: tests
+	$(MAKE) SANITIZE=1 tests
 	tests/run-tests.sh
 
 install: all
@@ -67,6 +76,7 @@ install: all
 clean:
 	rm -rf build build-asan
 
-.PHONY: all check install clean
+.PHONY: all tests check install clean
 
--include $(LIB_OBJS:.o=.d) $(GEN_OBJS:.o=.d) $(TOOL_OBJS:.o=.d)
+-include $(LIB_OBJS:.o=.d) $(GEN_OBJS:.o=.d) $(TOOL_OBJS:.o=.d) \
+	 $(O)/tests/unit/kms-mutate.d

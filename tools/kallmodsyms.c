@@ -211,7 +211,7 @@ static int cmd_lookup(struct context *ctx, char **addrs, int nr_addrs)
 			status = 1;
 			continue;
 		}
-		printf("%s+%#llx/%#llx", sym->name,
+		printf("%s+0x%llx/0x%llx", sym->name,
 		       (unsigned long long)(addr - sym->address),
 		       (unsigned long long)size);
 		if (kms_is_text_type(sym->type))

@@ -1,0 +1,102 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Sourced by every tests/*/run-*.sh.  In the style of elfutils' test-subr.sh:
+# a test runs commands and compares their output with what it expects,
+# written beside the command.
+#
+# Environment (set by tests/run-tests.sh):
+#   KMS_BUILD  directory with kallmodsyms and kallmodsyms-gen (default: build)
+#   KMS_WRAP   command to run the tools under (valgrind ...), may be empty
+#
+# A test exits 0 when it passes, 1 when it fails, 77 when it is skipped.
+
+set -u
+
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+: "${KMS_BUILD:=$top/build}"
+: "${KMS_WRAP:=}"
+tests_dir=$top/tests
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/kms-test.XXXXXX")
+# A test that forgets finish() still fails when a check failed.
+trap 'rc=$?; rm -rf "$tmp"; [ "$failures" = 0 ] || exit 1; exit $rc' EXIT
+
+failures=0
+
+# The tools, run under $KMS_WRAP.
+kms_gen() { $KMS_WRAP "$KMS_BUILD/kallmodsyms-gen" "$@"; }
+kms() { $KMS_WRAP "$KMS_BUILD/kallmodsyms" "$@"; }
+
+fail() {
+	echo "FAIL: $*" >&2
+	failures=$((failures + 1))
+}
+
+# testrun_compare CMD ARGS... <<EOF (expected stdout) EOF
+# Runs the command, which must exit 0 with that exact output and nothing on
+# stderr.
+testrun_compare() {
+	cat > "$tmp/expected"
+	local status=0
+	"$@" > "$tmp/actual" 2> "$tmp/stderr" || status=$?
+	if [ "$status" != 0 ]; then
+		fail "$* exited $status"
+		cat "$tmp/stderr" >&2
+	elif ! diff -u "$tmp/expected" "$tmp/actual" >&2; then
+		fail "$*: output differs (- expected, + actual)"
+	elif [ -s "$tmp/stderr" ]; then
+		fail "$*: unexpected stderr"
+		cat "$tmp/stderr" >&2
+	fi
+}
+
+# testrun_error STATUS 'expected stderr' CMD ARGS...
+# The command must exit STATUS, print exactly that on stderr, and nothing on
+# stdout.
+testrun_error() {
+	local want_status=$1 want_err=$2 status=0
+	shift 2
+	"$@" > "$tmp/actual" 2> "$tmp/stderr" || status=$?
+	if [ "$status" != "$want_status" ]; then
+		fail "$* exited $status, expected $want_status"
+		cat "$tmp/stderr" >&2
+	elif [ "$(cat "$tmp/stderr")" != "$want_err" ]; then
+		fail "$*: stderr differs"
+		printf -- '- %s\n+ %s\n' "$want_err" "$(cat "$tmp/stderr")" >&2
+	elif [ -s "$tmp/actual" ]; then
+		fail "$*: unexpected stdout"
+	fi
+}
+
+# assert_same FILE1 FILE2 WHAT
+assert_same() {
+	cmp -s "$1" "$2" || fail "$3: $1 and $2 differ"
+}
+
+# assert_absent PATH... : no file left behind (temporaries included).
+assert_absent() {
+	local p
+	for p in "$@"; do
+		# shellcheck disable=SC2144
+		if [ -e "$p" ] || ls "$p".tmp* > /dev/null 2>&1; then
+			fail "$p (or a temporary of it) was left behind"
+		fi
+	done
+}
+
+finish() {
+	[ "$failures" = 0 ] && exit 0
+	echo "$failures check(s) failed" >&2
+	exit 1
+}
+
+# The synthetic tree, built once per test into $tmp/fixture-MODE.
+fixture() {
+	local mode=${1:-relocatable}
+	local dir=$tmp/fixture-$mode
+	if [ ! -f "$dir/vmlinux" ]; then
+		"$tests_dir/unit/build-fixture.sh" "$dir" "$mode" >&2 ||
+			{ echo "cannot build the fixture" >&2; exit 1; }
+	fi
+	echo "$dir"
+}

@@ -1,0 +1,100 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build the synthetic kernel tree of tests/unit/fixture into OUTDIR: objects
+# in kernel-like directories, fake .cmd files with KBUILD_MODFILE, a
+# modules.builtin, and a "vmlinux" linked at kernel addresses with maps.
+#
+# usage: build-fixture.sh OUTDIR relocatable|direct
+#   relocatable: ld -r into vmlinux.o, then the final link (as with IBT);
+#   direct:      the objects straight into vmlinux.
+
+set -euo pipefail
+
+src=$(cd "$(dirname "$0")/fixture" && pwd)
+out=$1
+mode=$2
+CC=${CC_FIXTURE:-gcc}
+LD=${LD_FIXTURE:-ld}
+
+mkdir -p "$out"
+cd "$out"
+
+cflags="-O1 -fno-toplevel-reorder -fno-reorder-functions -fno-pic -fno-pie
+	-mcmodel=kernel -ffreestanding -fno-asynchronous-unwind-tables
+	-fno-stack-protector -fcf-protection=none -fno-inline-small-functions"
+
+# object  module-paths (space separated; "-" for none)
+objects="
+init/main.o -
+kernel/smp.o -
+kernel/sched/core.o -
+kernel/events/core.o -
+arch/x86/kernel/smp.o -
+drivers/base/core.o -
+drivers/a/core.o drivers/a/mod_a
+drivers/b/core.o drivers/b/mod-b
+drivers/net/liquid/common.o drivers/net/liquid/liquid drivers/net/liquid/liquid_vf
+drivers/net/liquid/main.o drivers/net/liquid/liquid
+drivers/net/liquid/vf_main.o drivers/net/liquid/liquid_vf
+drivers/notbuiltin/helper.o drivers/notbuiltin/notbuiltin
+drivers/dup/dup1.o -
+drivers/dup/dup2.o -
+lib/sort.o -
+fs/ext9/inode.o fs/ext9/ext9
+fs/ext9/super.o fs/ext9/ext9
+"
+
+echo "$objects" | while read -r obj mods; do
+	[ -n "$obj" ] || continue
+	mkdir -p "$(dirname "$obj")"
+	modflag=
+	[ "$mods" = - ] || modflag="-DKBUILD_MODFILE='\"$mods\"'"
+	# shellcheck disable=SC2086
+	$CC $cflags -c -o "$obj" "$src/${obj%.o}.c"
+	printf "savedcmd_%s := %s %s -Wp,-MMD,%s -c -o %s %s\n\n" "$obj" "$CC" \
+		"$modflag" "$(dirname "$obj")/.$(basename "$obj").d" "$obj" \
+		"${obj%.o}.c" > "$(dirname "$obj")/.$(basename "$obj").cmd"
+done
+
+# A composite object made with ld -r, as kbuild did for multi-part objects.
+$LD -r -o drivers/dup/dup.o drivers/dup/dup1.o drivers/dup/dup2.o
+echo "savedcmd_drivers/dup/dup.o := $LD -r -o drivers/dup/dup.o drivers/dup/dup1.o drivers/dup/dup2.o" \
+	> drivers/dup/.dup.o.cmd
+
+# lib objects come from a thin archive, as lib-y code does.
+rm -f lib/lib.a
+ar rcsT lib/lib.a lib/sort.o
+
+cat > modules.builtin <<'MB'
+kernel/fs/ext9/ext9.ko
+kernel/drivers/net/liquid/liquid.ko
+kernel/drivers/net/liquid/liquid_vf.ko
+kernel/drivers/a/mod_a.ko
+kernel/drivers/b/mod-b.ko
+MB
+
+link_objs="init/main.o kernel/smp.o kernel/sched/core.o kernel/events/core.o
+	arch/x86/kernel/smp.o drivers/base/core.o drivers/a/core.o
+	drivers/b/core.o drivers/net/liquid/common.o drivers/net/liquid/main.o
+	drivers/net/liquid/vf_main.o drivers/notbuiltin/helper.o
+	drivers/dup/dup.o fs/ext9/inode.o fs/ext9/super.o"
+
+rm -f vmlinux.o vmlinux.o.map
+case "$mode" in
+relocatable)
+	# shellcheck disable=SC2086
+	$LD -r -o vmlinux.o -Map=vmlinux.o.map $link_objs \
+		--whole-archive lib/lib.a --no-whole-archive
+	$LD --no-warn-rwx-segments -T "$src/vmlinux.lds" -o vmlinux -Map=vmlinux.map vmlinux.o
+	;;
+direct)
+	# shellcheck disable=SC2086
+	$LD --no-warn-rwx-segments -T "$src/vmlinux.lds" -o vmlinux -Map=vmlinux.map $link_objs \
+		--whole-archive lib/lib.a --no-whole-archive
+	;;
+*)
+	echo "build-fixture.sh: unknown mode $mode" >&2
+	exit 2
+	;;
+esac

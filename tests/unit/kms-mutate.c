@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kms-mutate: make malformed kallmodsyms notes for the rejection tests.
+ *
+ * usage: kms-mutate IN OUT EDIT...
+ *
+ * IN and OUT are sidecar (note record) files.  Each EDIT changes the blob:
+ *   hdr:OFF=VAL      store le32 VAL at header offset OFF
+ *   hdr16:OFF=VAL    store le16 VAL at header offset OFF
+ *   img:OFF=VAL      store le32 VAL at image offset OFF; the image is then
+ *                    recompressed and its checksum and sizes recomputed, so
+ *                    only the validation of the image itself can catch it
+ *   truncate=N       keep only the first N bytes of the blob (descsz too)
+ *   raw              write the bare blob, not a note record
+ * Offsets and values are C integers (0x.. accepted).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zstd.h>
+
+#include <kms/blob.h>
+#include <kms/crc32.h>
+#include <kms/format.h>
+
+static void die(const char *msg)
+{
+	fprintf(stderr, "kms-mutate: %s\n", msg);
+	exit(2);
+}
+
+static unsigned char *slurp(const char *path, size_t *size)
+{
+	FILE *f = fopen(path, "rb");
+	unsigned char *buf;
+	long n;
+
+	if (!f || fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 ||
+	    fseek(f, 0, SEEK_SET))
+		die("cannot read input");
+	buf = malloc(n ? n : 1);
+	if (!buf || fread(buf, 1, n, f) != (size_t)n)
+		die("cannot read input");
+	fclose(f);
+	*size = n;
+	return buf;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned char *file, *blob, *img, *out;
+	size_t file_size, blob_size, img_size, out_size;
+	const void *desc;
+	size_t desc_size, cap;
+	struct kms_error *err;
+	int i, raw = 0, image_edited = 0;
+	long truncate_to = -1;
+	FILE *f;
+
+	if (argc < 3)
+		die("usage: kms-mutate IN OUT EDIT...");
+	file = slurp(argv[1], &file_size);
+	err = kms_note_find(file, file_size, argv[1], &desc, &desc_size);
+	if (err || !desc)
+		die("input is not a kallmodsyms note");
+	blob_size = desc_size;
+	blob = malloc(blob_size);
+	memcpy(blob, desc, blob_size);
+
+	img_size = kms_get_le32(blob + KMS_HDR_IMAGE_SIZE);
+	img = malloc(img_size);
+	if (ZSTD_decompress(img, img_size, blob + KMS_HEADER_SIZE,
+			    blob_size - KMS_HEADER_SIZE) != img_size)
+		die("input does not decompress");
+
+	for (i = 3; i < argc; i++) {
+		unsigned long off, val;
+
+		if (!strcmp(argv[i], "raw")) {
+			raw = 1;
+		} else if (sscanf(argv[i], "truncate=%li", &truncate_to) == 1) {
+			;
+		} else if (sscanf(argv[i], "img:%li=%li", (long *)&off,
+				  (long *)&val) == 2) {
+			if (off + 4 > img_size)
+				die("image offset out of range");
+			kms_put_le32(img + off, val);
+			image_edited = 1;
+		} else if (sscanf(argv[i], "hdr16:%li=%li", (long *)&off,
+				  (long *)&val) == 2) {
+			if (off + 2 > KMS_HEADER_SIZE)
+				die("header offset out of range");
+			blob[off] = val;
+			blob[off + 1] = val >> 8;
+		} else if (sscanf(argv[i], "hdr:%li=%li", (long *)&off,
+				  (long *)&val) == 2) {
+			if (off + 4 > KMS_HEADER_SIZE)
+				die("header offset out of range");
+			kms_put_le32(blob + off, val);
+		} else {
+			die("unknown edit");
+		}
+	}
+
+	if (image_edited) {
+		unsigned char *nb;
+		size_t csize;
+
+		cap = ZSTD_compressBound(img_size);
+		nb = malloc(KMS_HEADER_SIZE + cap);
+		memcpy(nb, blob, KMS_HEADER_SIZE);
+		csize = ZSTD_compress(nb + KMS_HEADER_SIZE, cap, img, img_size, 3);
+		if (ZSTD_isError(csize))
+			die("cannot compress");
+		kms_put_le32(nb + KMS_HDR_PAYLOAD_SIZE, csize);
+		kms_put_le32(nb + KMS_HDR_IMAGE_CRC32, kms_crc32(img, img_size));
+		free(blob);
+		blob = nb;
+		blob_size = KMS_HEADER_SIZE + csize;
+	}
+	if (truncate_to >= 0 && (size_t)truncate_to < blob_size)
+		blob_size = truncate_to;
+
+	if (raw) {
+		out = blob;
+		out_size = blob_size;
+	} else {
+		void *note;
+
+		if (kms_note_wrap(blob, blob_size, &note, &out_size))
+			die("cannot wrap");
+		out = note;
+	}
+	f = fopen(argv[2], "wb");
+	if (!f || fwrite(out, 1, out_size, f) != out_size || fclose(f))
+		die("cannot write output");
+	return 0;
+}

@@ -208,151 +208,200 @@ static struct kms_error *copy_file(const char *from, int from_fd, int to_fd,
 	return NULL;
 }
 
-/*
- * Append in place on a copy: keep every existing byte where it is
- * (ELF_F_LAYOUT), put the note after the last section and the section
- * headers after the note.  The string naming the section is added to the
- * end of .shstrtab, which moves too.
- */
-static struct kms_error *append_note(Elf *elf, const char *tmp, void *note,
-				     size_t note_size, char **shstr_copy)
+static void put_le16(unsigned char *p, uint16_t v)
 {
-	Elf_Scn *scn = NULL, *ours = NULL, *shstr;
-	Elf_Data *shstr_data;
-	GElf_Shdr shdr;
-	GElf_Ehdr ehdr;
-	GElf_Off end = 0;
-	size_t shstrndx, name_off, shnum;
-	Elf_Data *d;
+	p[0] = v;
+	p[1] = v >> 8;
+}
 
-	if (!gelf_getehdr(elf, &ehdr) || elf_getshdrstrndx(elf, &shstrndx) ||
-	    elf_getshdrnum(elf, &shnum))
-		return elf_fail(tmp, "cannot read ELF header");
-	end = ehdr.e_phoff + (GElf_Off)ehdr.e_phnum * ehdr.e_phentsize;
-	while ((scn = elf_nextscn(elf, scn))) {
+static void put_le64(unsigned char *p, uint64_t v)
+{
+	kms_put_le32(p, v);
+	kms_put_le32(p + 4, v >> 32);
+}
+
+static void put_shdr(unsigned char *p, const GElf_Shdr *s)
+{
+	kms_put_le32(p + 0, s->sh_name);
+	kms_put_le32(p + 4, s->sh_type);
+	put_le64(p + 8, s->sh_flags);
+	put_le64(p + 16, s->sh_addr);
+	put_le64(p + 24, s->sh_offset);
+	put_le64(p + 32, s->sh_size);
+	kms_put_le32(p + 40, s->sh_link);
+	kms_put_le32(p + 44, s->sh_info);
+	put_le64(p + 48, s->sh_addralign);
+	put_le64(p + 56, s->sh_entsize);
+}
+
+/*
+ * Append to the copy, by hand and without moving a byte of it: a grown
+ * section name table, the note, and a new section header table go after
+ * the end of the file; the ELF header is pointed at them.  A note we added
+ * before is replaced (its old bytes stay behind, unreferenced).
+ */
+static struct kms_error *append_note(struct kms_elf *in, int fd,
+				     const char *tmp, const void *note,
+				     size_t note_size, off_t file_size)
+{
+	GElf_Ehdr ehdr;
+	GElf_Shdr shdr;
+	Elf_Data *names, *data;
+	const void *desc;
+	size_t desc_size;
+	Elf_Scn *scn;
+	size_t shnum, i, ours = 0, names_size, table_size;
+	uint64_t names_off, note_off, table_off;
+	unsigned char *table = NULL, hdr[16];
+	struct kms_error *err = NULL;
+	static const unsigned char zeros[8];
+
+	if (!gelf_getehdr(in->elf, &ehdr) || elf_getshdrnum(in->elf, &shnum))
+		return elf_fail(in->path, "cannot read ELF header");
+	if (ehdr.e_shnum == 0 || ehdr.e_shnum >= SHN_LORESERVE - 1 ||
+	    ehdr.e_shstrndx >= SHN_LORESERVE ||
+	    ehdr.e_shentsize != sizeof(Elf64_Shdr))
+		return kms_error_file(in->path,
+				      "extended section numbering is not supported");
+	for (i = 1; i < shnum; i++) {
 		const char *name;
 
-		if (!gelf_getshdr(scn, &shdr))
-			return elf_fail(tmp, "cannot read section header");
-		name = elf_strptr(elf, shstrndx, shdr.sh_name);
-		if (name && !strcmp(name, KMS_NOTE_SECTION) &&
-		    !(shdr.sh_flags & SHF_ALLOC))
-			ours = scn;
-		if (shdr.sh_type != SHT_NOBITS && shdr.sh_offset + shdr.sh_size > end)
-			end = shdr.sh_offset + shdr.sh_size;
+		scn = elf_getscn(in->elf, i);
+		if (!scn || !gelf_getshdr(scn, &shdr))
+			return elf_fail(in->path, "cannot read section header");
+		name = elf_strptr(in->elf, in->shstrndx, shdr.sh_name);
+		if (shdr.sh_type != SHT_NOTE)
+			continue;
+		if (!(shdr.sh_flags & SHF_ALLOC)) {
+			if (name && !strcmp(name, KMS_NOTE_SECTION))
+				ours = i;
+			continue;
+		}
+		/* Two notes could disagree: the kernel reads the linked one. */
+		data = elf_getdata(scn, NULL);
+		if (data) {
+			err = kms_note_find(data->d_buf, data->d_size, in->path,
+					    &desc, &desc_size);
+			if (err)
+				return err;
+			if (desc)
+				return kms_error_file(in->path,
+						      "section %s holds a linked kallmodsyms note already",
+						      name ? name : "?");
+		}
 	}
+	scn = elf_getscn(in->elf, in->shstrndx);
+	names = scn ? elf_getdata(scn, NULL) : NULL;
+	if (!names)
+		return elf_fail(in->path, "cannot read section names");
 
-	shstr = elf_getscn(elf, shstrndx);
-	if (!shstr || !gelf_getshdr(shstr, &shdr) ||
-	    !(shstr_data = elf_getdata(shstr, NULL)))
-		return elf_fail(tmp, "cannot read section names");
+	names_off = file_size;
+	names_size = names->d_size + (ours ? 0 : sizeof(KMS_NOTE_SECTION));
+	note_off = (names_off + names_size + 3) & ~3ull;
+	table_off = (note_off + note_size + 7) & ~7ull;
+	table_size = (shnum + !ours) * sizeof(Elf64_Shdr);
+	table = calloc(1, table_size);
+	if (!table)
+		return &kms_error_nomem;
+
+	for (i = 1; i < shnum; i++) {
+		scn = elf_getscn(in->elf, i);
+		if (!scn || !gelf_getshdr(scn, &shdr)) {
+			err = elf_fail(in->path, "cannot read section header");
+			goto out;
+		}
+		if (i == in->shstrndx) {
+			shdr.sh_offset = names_off;
+			shdr.sh_size = names_size;
+		}
+		if (i == ours) {
+			shdr.sh_offset = note_off;
+			shdr.sh_size = note_size;
+		}
+		put_shdr(table + i * sizeof(Elf64_Shdr), &shdr);
+	}
 	if (!ours) {
-		/* Grow .shstrtab by the new name; it moves to the end. */
-		name_off = shstr_data->d_size;
-		*shstr_copy = malloc(name_off + sizeof(KMS_NOTE_SECTION));
-		if (!*shstr_copy)
-			return &kms_error_nomem;
-		memcpy(*shstr_copy, shstr_data->d_buf, name_off);
-		memcpy(*shstr_copy + name_off, KMS_NOTE_SECTION,
-		       sizeof(KMS_NOTE_SECTION));
-		shstr_data->d_buf = *shstr_copy;
-		shstr_data->d_size = name_off + sizeof(KMS_NOTE_SECTION);
-		elf_flagdata(shstr_data, ELF_C_SET, ELF_F_DIRTY);
-		shdr.sh_offset = end;
-		shdr.sh_size = shstr_data->d_size;
-		end += shdr.sh_size;
-		if (!gelf_update_shdr(shstr, &shdr))
-			return elf_fail(tmp, "cannot update section names");
-
-		ours = elf_newscn(elf);
-		if (!ours || !elf_newdata(ours) || !gelf_getshdr(ours, &shdr))
-			return elf_fail(tmp, "cannot add section");
 		memset(&shdr, 0, sizeof(shdr));
-		shdr.sh_name = name_off;
-	} else if (!gelf_getshdr(ours, &shdr)) {
-		return elf_fail(tmp, "cannot read section header");
+		shdr.sh_name = names->d_size;
+		shdr.sh_type = SHT_NOTE;
+		shdr.sh_offset = note_off;
+		shdr.sh_size = note_size;
+		shdr.sh_addralign = 4;
+		put_shdr(table + shnum * sizeof(Elf64_Shdr), &shdr);
 	}
-	end = (end + 3) & ~(GElf_Off)3;
-	shdr.sh_type = SHT_NOTE;
-	shdr.sh_flags = 0;
-	shdr.sh_addr = 0;
-	shdr.sh_addralign = 4;
-	shdr.sh_offset = end;
-	shdr.sh_size = note_size;
-	if (!gelf_update_shdr(ours, &shdr))
-		return elf_fail(tmp, "cannot update section header");
-	d = elf_getdata(ours, NULL);
-	if (!d)
-		return elf_fail(tmp, "cannot set section data");
-	d->d_buf = note;
-	d->d_size = note_size;
-	d->d_type = ELF_T_BYTE;
-	d->d_align = 4;
-	d->d_off = 0;
-	elf_flagdata(d, ELF_C_SET, ELF_F_DIRTY);
-	end += note_size;
 
-	if (!gelf_getehdr(elf, &ehdr))
-		return elf_fail(tmp, "cannot read ELF header");
-	ehdr.e_shoff = (end + 7) & ~(GElf_Off)7;
-	if (!gelf_update_ehdr(elf, &ehdr))
-		return elf_fail(tmp, "cannot update ELF header");
-	elf_flagelf(elf, ELF_C_SET, ELF_F_LAYOUT);
-	if (elf_update(elf, ELF_C_WRITE) < 0)
-		return elf_fail(tmp, "cannot write");
-	(void)shnum;
-	return NULL;
+	if (lseek(fd, file_size, SEEK_SET) < 0) {
+		err = kms_error_errno(tmp, "cannot seek");
+		goto out;
+	}
+	err = write_all(fd, tmp, names->d_buf, names->d_size);
+	if (!err && !ours)
+		err = write_all(fd, tmp, KMS_NOTE_SECTION,
+				sizeof(KMS_NOTE_SECTION));
+	if (!err)
+		err = write_all(fd, tmp, zeros,
+				note_off - (names_off + names_size));
+	if (!err)
+		err = write_all(fd, tmp, note, note_size);
+	if (!err)
+		err = write_all(fd, tmp, zeros,
+				table_off - (note_off + note_size));
+	if (!err)
+		err = write_all(fd, tmp, table, table_size);
+	if (err)
+		goto out;
+
+	/* e_shoff (offset 0x28) and e_shnum (0x3c) of the ELF64 header. */
+	put_le64(hdr, table_off);
+	if (pwrite(fd, hdr, 8, 0x28) != 8) {
+		err = kms_error_errno(tmp, "cannot write ELF header");
+		goto out;
+	}
+	put_le16(hdr, shnum + !ours);
+	if (pwrite(fd, hdr, 2, 0x3c) != 2)
+		err = kms_error_errno(tmp, "cannot write ELF header");
+out:
+	free(table);
+	return err;
 }
 
 struct kms_error *kms_emit_append(const char *vmlinux, const char *path,
 				  const void *blob, size_t size)
 {
 	struct kms_error *err;
-	struct kms_elf *check;
-	char *shstr_copy = NULL, *tmp;
+	struct kms_elf *in;
 	size_t note_size;
 	struct stat st;
-	Elf *elf = NULL;
 	void *note;
-	int in, fd;
+	char *tmp;
+	int fd;
 
-	/* Refuse what is not a vmlinux we could read before copying it. */
-	err = kms_elf_open(vmlinux, &check);
+	/* Refuse what is not a vmlinux we can read before copying it. */
+	err = kms_elf_open(vmlinux, &in);
 	if (err)
 		return err;
-	kms_elf_close(check);
-
-	in = open(vmlinux, O_RDONLY | O_CLOEXEC);
-	if (in < 0)
-		return kms_error_errno(vmlinux, "cannot open");
-	if (fstat(in, &st)) {
+	if (fstat(in->fd, &st)) {
 		err = kms_error_errno(vmlinux, "cannot stat");
-		close(in);
+		kms_elf_close(in);
 		return err;
 	}
 	err = kms_note_wrap(blob, size, &note, &note_size);
 	if (err) {
-		close(in);
+		kms_elf_close(in);
 		return err;
 	}
 	err = open_temp(path, &tmp, &fd);
-	if (err) {
-		close(in);
-		free(note);
-		return err;
-	}
-	err = copy_file(vmlinux, in, fd, tmp);
-	close(in);
 	if (!err) {
-		elf = elf_begin(fd, ELF_C_RDWR, NULL);
-		if (!elf)
-			err = elf_fail(tmp, "cannot open copy");
+		if (lseek(in->fd, 0, SEEK_SET) < 0)
+			err = kms_error_errno(vmlinux, "cannot seek");
+		if (!err)
+			err = copy_file(vmlinux, in->fd, fd, tmp);
+		if (!err)
+			err = append_note(in, fd, tmp, note, note_size,
+					  st.st_size);
+		err = commit_temp(path, tmp, fd, st.st_mode & 07777, err);
 	}
-	if (!err)
-		err = append_note(elf, tmp, note, note_size, &shstr_copy);
-	if (elf)
-		elf_end(elf);
-	free(shstr_copy);
+	kms_elf_close(in);
 	free(note);
-	return commit_temp(path, tmp, fd, st.st_mode & 07777, err);
+	return err;
 }

@@ -1,0 +1,99 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The three containers (FORMAT.md section 1) give the same tables, the same
+# input gives the same bytes, and adding the note moves nothing.
+. "$(dirname "$0")/../lib.sh"
+
+fx=$(fixture relocatable)
+lds=$tests_dir/unit/fixture/vmlinux.lds
+cd "$tmp" || exit 1
+
+kms_gen -q -f sidecar -o fx.kms "$fx/vmlinux" || fail "sidecar"
+kms list -t fx.kms "$fx/vmlinux" > want || fail "list from the sidecar"
+
+# Determinism: run it again, and from a copy of the tree elsewhere.
+kms_gen -q -f sidecar -o again.kms "$fx/vmlinux" || fail "sidecar again"
+assert_same fx.kms again.kms "two runs"
+cp -a "$fx" copy
+kms_gen -q -f sidecar -o copy.kms copy/vmlinux || fail "sidecar of the copy"
+assert_same fx.kms copy.kms "the tree and its copy"
+
+# The sidecar is one ELF note record: namesz 12, descsz, type, name.
+testrun_compare od -An -tx4 -N4 fx.kms <<'EOF'
+ 0000000c
+EOF
+testrun_compare od -An -tx4 -j8 -N4 fx.kms <<'EOF'
+ 4b4d5301
+EOF
+testrun_compare od -An -c -j12 -N12 fx.kms <<'EOF'
+   k   a   l   l   m   o   d   s   y   m   s  \0
+EOF
+
+# (a) The relocatable object, linked into vmlinux as kbuild will do: the
+# note lands in .notes, the text does not move, and the image carries it.
+kms_gen -q -f object -o note.o "$fx/vmlinux" || fail "object"
+kms_gen -q -f object -o note2.o "$fx/vmlinux" || fail "object again"
+assert_same note.o note2.o "two objects"
+testrun_compare sh -c "readelf -SW note.o | grep -o '\.note\.kallmodsyms *NOTE.*'" <<'EOF'
+.note.kallmodsyms NOTE            0000000000000000 000040 000130 00   A  0   0  4
+EOF
+ld --no-warn-rwx-segments -T "$lds" -o linked "$fx/vmlinux.o" note.o ||
+	fail "link with note.o"
+kms list linked > got-linked || fail "list from the linked note"
+# Only the bounds of .notes, which now holds something, differ.
+grep -v '_notes$' want > want-text
+grep -v '_notes$' got-linked > got-linked-text
+assert_same want-text got-linked-text "linked note"
+nm -n "$fx/vmlinux" | grep -v notes > nm-before
+nm -n linked | grep -v notes > nm-after
+assert_same nm-before nm-after "symbols of vmlinux with and without the note"
+
+# (b) Appended to a copy of vmlinux: the loaded bytes are unchanged, the
+# note is a non-allocated section, and a second append replaces it.
+kms_gen -q -f append -o appended "$fx/vmlinux" || fail "append"
+kms list appended > got-appended || fail "list from the appended note"
+assert_same want got-appended "appended note"
+objcopy -O binary "$fx/vmlinux" before.bin
+objcopy -O binary appended after.bin
+assert_same before.bin after.bin "loaded image before and after append"
+testrun_compare sh -c "readelf -SW appended | grep -o '\.note\.kallmodsyms *NOTE.*'" <<'EOF'
+.note.kallmodsyms NOTE            0000000000000000 0028b8 000130 00      0   0  4
+EOF
+cp appended twice
+kms_gen -q -f append -m "$fx/vmlinux.map" -b "$fx" twice || fail "append again"
+testrun_compare sh -c "readelf -SW twice | grep -c kallmodsyms" <<'EOF'
+1
+EOF
+kms list twice > got-twice || fail "list after a second append"
+assert_same want got-twice "appended twice"
+# In place, the file's mode is kept.
+cp -p "$fx/vmlinux" inplace
+chmod 750 inplace
+kms_gen -q -f append -m "$fx/vmlinux.map" -b "$fx" inplace || fail "append in place"
+testrun_compare stat -c %a inplace <<'EOF'
+750
+EOF
+kms list inplace > got-inplace || fail "list after appending in place"
+assert_same want got-inplace "appended in place"
+# A vmlinux whose note is linked in refuses a second, appended copy.
+testrun_error 1 "kallmodsyms-gen: linked: section .notes holds a linked kallmodsyms note already" \
+	kms_gen -q -f append -m "$fx/vmlinux.map" -b "$fx" linked
+true
+
+# (c) What a running kernel's /sys/kernel/notes looks like: other notes
+# first (here a GNU build-id note), then ours.
+{
+	printf '\004\000\000\000\010\000\000\000\003\000\000\000GNU\000'
+	printf '\001\002\003\004\005\006\007\010'
+	cat fx.kms
+} > sys-kernel-notes
+kms list -t sys-kernel-notes "$fx/vmlinux" > got-notes || fail "list from notes"
+assert_same want got-notes "/sys/kernel/notes copy"
+
+# A bare blob (the note's descriptor) is accepted too.
+"$KMS_BUILD/kms-mutate" fx.kms bare.blob raw || fail "kms-mutate raw"
+kms list -t bare.blob "$fx/vmlinux" > got-bare || fail "list from a bare blob"
+assert_same want got-bare "bare blob"
+
+finish

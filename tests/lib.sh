@@ -100,3 +100,22 @@ fixture() {
 	fi
 	echo "$dir"
 }
+
+# testrun_error_match STATUS 'extended regex' CMD ARGS...
+# As testrun_error, for messages that carry values the compiler decides
+# (checksums of the fixture's tables).
+testrun_error_match() {
+	local want_status=$1 pattern=$2 status=0
+	shift 2
+	"$@" > "$tmp/actual" 2> "$tmp/stderr" || status=$?
+	if [ "$status" != "$want_status" ]; then
+		fail "$* exited $status, expected $want_status"
+		cat "$tmp/stderr" >&2
+	elif ! grep -Exq -- "$pattern" "$tmp/stderr" ||
+	     [ "$(wc -l < "$tmp/stderr")" != 1 ]; then
+		fail "$*: stderr is not one line matching $pattern"
+		cat "$tmp/stderr" >&2
+	elif [ -s "$tmp/actual" ]; then
+		fail "$*: unexpected stdout"
+	fi
+}

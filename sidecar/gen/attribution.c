@@ -141,21 +141,33 @@ static struct kms_error *object_index(struct gen *g, const char *file,
 	return NULL;
 }
 
-static struct kms_error *add_piece(struct gen *g, uint32_t section,
-				   uint64_t start, uint64_t size,
-				   const char *file, const char *map_path)
+static struct kms_error *check_in_section(const struct gen *g,
+					  uint32_t section, uint64_t start,
+					  uint64_t size, const char *file,
+					  const char *map_path)
 {
 	const struct text_section *s = &g->sections[section];
-	struct kms_error *err;
-	struct piece *p;
-	uint32_t object;
 
-	if (start < s->start || size > s->end - start)
+	if (start < s->start || start > s->end || size > s->end - start)
 		return kms_error_file(map_path,
 				      "%s at %#llx+%#llx lies outside section %s of %s: is the map from another build?",
 				      file, (unsigned long long)start,
 				      (unsigned long long)size, s->name,
 				      g->opts->vmlinux);
+	return NULL;
+}
+
+static struct kms_error *add_piece(struct gen *g, uint32_t section,
+				   uint64_t start, uint64_t size,
+				   const char *file, const char *map_path)
+{
+	struct kms_error *err;
+	struct piece *p;
+	uint32_t object;
+
+	err = check_in_section(g, section, start, size, file, map_path);
+	if (err)
+		return err;
 	err = object_index(g, file, &object);
 	if (err)
 		return err;
@@ -253,6 +265,10 @@ static struct kms_error *read_maps(struct gen *g)
 		}
 
 		/* Linked from vmlinux.o: its own map says what is inside. */
+		err = check_in_section(g, section, p->address, p->size,
+				       p->file, o->map);
+		if (err)
+			goto out;
 		if (!omap) {
 			if (o->o_map) {
 				o_map_path = strdup(o->o_map);

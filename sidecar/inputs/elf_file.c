@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <kms/elf_file.h>
@@ -10,6 +11,44 @@
 bool kms_is_elf(const void *buf, size_t size)
 {
 	return size >= SELFMAG && !memcmp(buf, ELFMAG, SELFMAG);
+}
+
+/*
+ * libelf quietly hands out fewer sections, or none, when a file was cut
+ * short; say so instead.
+ */
+static struct kms_error *check_extents(struct kms_elf *e, const GElf_Ehdr *ehdr)
+{
+	uint64_t file_size, end;
+	Elf_Scn *scn = NULL;
+	struct stat st;
+
+	if (fstat(e->fd, &st))
+		return kms_error_errno(e->path, "cannot stat");
+	file_size = st.st_size;
+	end = ehdr->e_shoff + (uint64_t)ehdr->e_shnum * ehdr->e_shentsize;
+	if (!ehdr->e_shoff || end > file_size || end < ehdr->e_shoff)
+		return kms_error_file(e->path,
+				      "truncated or corrupt: section headers end at %llu, the file has %llu bytes",
+				      (unsigned long long)end,
+				      (unsigned long long)file_size);
+	while ((scn = elf_nextscn(e->elf, scn))) {
+		GElf_Shdr shdr;
+
+		if (!gelf_getshdr(scn, &shdr))
+			return kms_error_file(e->path, "bad section header: %s",
+					      elf_errmsg(-1));
+		if (shdr.sh_type == SHT_NOBITS)
+			continue;
+		end = shdr.sh_offset + shdr.sh_size;
+		if (end > file_size || end < shdr.sh_offset)
+			return kms_error_file(e->path,
+					      "truncated or corrupt: section %zu ends at %llu, the file has %llu bytes",
+					      elf_ndxscn(scn),
+					      (unsigned long long)end,
+					      (unsigned long long)file_size);
+	}
+	return NULL;
 }
 
 struct kms_error *kms_elf_open(const char *path, struct kms_elf **ret)
@@ -51,6 +90,9 @@ struct kms_error *kms_elf_open(const char *path, struct kms_elf **ret)
 				     ehdr.e_machine);
 		goto fail;
 	}
+	err = check_extents(e, &ehdr);
+	if (err)
+		goto fail;
 	if (elf_getshdrstrndx(e->elf, &e->shstrndx)) {
 		err = kms_error_file(path, "no section header string table: %s",
 				     elf_errmsg(-1));

@@ -130,7 +130,7 @@ static struct kms_error *validate_image(struct kms_tables *t,
 
 	/* Strings: NUL-terminated, printable, no white space. */
 	if (t->strtab_size == 0 || t->strtab[t->strtab_size - 1] != '\0')
-		return kms_error_file(origin, "note: string table is not NUL-terminated");
+		return kms_error_file(origin, "note: string table is empty or not NUL-terminated");
 	for (i = 0; i < t->strtab_size; i++) {
 		unsigned char c = t->strtab[i];
 
@@ -150,7 +150,13 @@ static struct kms_error *validate_image(struct kms_tables *t,
 	for (i = 0; i < t->nr_modlist_words;) {
 		uint32_t n = kms_modlist_count(t, i), k;
 
-		if (n == 0 || n > t->nr_modlist_words - i - 1) {
+		if (n == 0) {
+			err = kms_error_file(origin,
+					     "note: module list at word %u is empty",
+					     i);
+			goto out;
+		}
+		if (n > t->nr_modlist_words - i - 1) {
 			err = kms_error_file(origin,
 					     "note: module list at word %u claims %u modules, more than the array holds",
 					     i, n);

@@ -119,7 +119,10 @@ struct kms_error *kms_tables_load(const char *path, struct kms_tables **ret)
 		goto out;
 	}
 	err = kms_note_find(buf, size, path, &desc, &desc_size);
-	if (err) {
+	if (err && size >= 24 &&
+	    !memcmp(buf + 12, KMS_NOTE_NAME, KMS_NOTE_NAMESZ))
+		goto out;	/* Our note, damaged: say how. */
+	if (err || size < 12) {
 		kms_error_destroy(err);
 		err = kms_error_file(path, "not an ELF file, a note file or a kallmodsyms blob");
 		goto out;

@@ -9,8 +9,13 @@
  *   hdr16:OFF=VAL    store le16 VAL at header offset OFF
  *   img:OFF=VAL      store le32 VAL at image offset OFF; the image is then
  *                    recompressed and its checksum and sizes recomputed, so
- *                    only the validation of the image itself can catch it
- *   truncate=N       keep only the first N bytes of the blob (descsz too)
+ *                    only the validation of the image itself can catch it.
+ *                    OFF may be ARRAY+N, ARRAY one of ranges, objects,
+ *                    modlists, strtab (from the image header)
+ *   imgbyte:OFF=VAL  the same for one byte
+ *   truncate=N       keep only the first N bytes of the blob (descsz too);
+ *                    negative N drops -N bytes from the end
+ *   fixsize          set payload_size to what is left after truncation
  *   raw              write the bare blob, not a note record
  * Offsets and values are C integers (0x.. accepted).
  */
@@ -46,6 +51,30 @@ static unsigned char *slurp(const char *path, size_t *size)
 	return buf;
 }
 
+static unsigned long image_offset(const unsigned char *img, const char *spec,
+				  char **end)
+{
+	static const struct {
+		const char *name;
+		unsigned int field;
+	} arrays[] = {
+		{ "ranges", KMS_IMG_RANGES_OFF },
+		{ "objects", KMS_IMG_OBJECTS_OFF },
+		{ "modlists", KMS_IMG_MODLISTS_OFF },
+		{ "strtab", KMS_IMG_STRTAB_OFF },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(arrays) / sizeof(arrays[0]); i++) {
+		size_t len = strlen(arrays[i].name);
+
+		if (!strncmp(spec, arrays[i].name, len) && spec[len] == '+')
+			return kms_get_le32(img + arrays[i].field) +
+			       strtoul(spec + len + 1, end, 0);
+	}
+	return strtoul(spec, end, 0);
+}
+
 int main(int argc, char **argv)
 {
 	unsigned char *file, *blob, *img, *out;
@@ -53,8 +82,8 @@ int main(int argc, char **argv)
 	const void *desc;
 	size_t desc_size, cap;
 	struct kms_error *err;
-	int i, raw = 0, image_edited = 0;
-	long truncate_to = -1;
+	int i, raw = 0, image_edited = 0, fixsize = 0;
+	long truncate_to = 0x7fffffff;
 	FILE *f;
 
 	if (argc < 3)
@@ -79,12 +108,24 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[i], "raw")) {
 			raw = 1;
 		} else if (sscanf(argv[i], "truncate=%li", &truncate_to) == 1) {
-			;
-		} else if (sscanf(argv[i], "img:%li=%li", (long *)&off,
-				  (long *)&val) == 2) {
-			if (off + 4 > img_size)
+			continue;
+		} else if (!strcmp(argv[i], "fixsize")) {
+			fixsize = 1;
+		} else if (!strncmp(argv[i], "img:", 4) ||
+			   !strncmp(argv[i], "imgbyte:", 8)) {
+			int byte = argv[i][3] == 'b';
+			char *end;
+
+			off = image_offset(img, strchr(argv[i], ':') + 1, &end);
+			if (*end != '=')
+				die("bad image edit");
+			val = strtoul(end + 1, NULL, 0);
+			if (off + (byte ? 1 : 4) > img_size)
 				die("image offset out of range");
-			kms_put_le32(img + off, val);
+			if (byte)
+				img[off] = val;
+			else
+				kms_put_le32(img + off, val);
 			image_edited = 1;
 		} else if (sscanf(argv[i], "hdr16:%li=%li", (long *)&off,
 				  (long *)&val) == 2) {
@@ -118,8 +159,13 @@ int main(int argc, char **argv)
 		blob = nb;
 		blob_size = KMS_HEADER_SIZE + csize;
 	}
-	if (truncate_to >= 0 && (size_t)truncate_to < blob_size)
+	if (truncate_to < 0 && (size_t)-truncate_to < blob_size)
+		blob_size -= -truncate_to;
+	else if (truncate_to >= 0 && (size_t)truncate_to < blob_size)
 		blob_size = truncate_to;
+	if (fixsize && blob_size >= KMS_HEADER_SIZE)
+		kms_put_le32(blob + KMS_HDR_PAYLOAD_SIZE,
+			     blob_size - KMS_HEADER_SIZE);
 
 	if (raw) {
 		out = blob;
@@ -134,5 +180,10 @@ int main(int argc, char **argv)
 	f = fopen(argv[2], "wb");
 	if (!f || fwrite(out, 1, out_size, f) != out_size || fclose(f))
 		die("cannot write output");
+	if (out != blob)
+		free(out);
+	free(blob);
+	free(img);
+	free(file);
 	return 0;
 }

@@ -27,7 +27,8 @@ kms list -t "$tmp/fx.kms" "$fx/vmlinux" > "$tmp/list" ||
 #  - common.o is linked into two modules; mod-b's name has '-' -> '_';
 #  - notbuiltin_fn's module is not in modules.builtin: no annotation;
 #  - ext9_helper: two objects of one module; every symbol of them is named;
-#  - data (ext9_count) is never annotated; init text and weak symbols are.
+#  - data (ext9_count) is never annotated; init text and weak symbols are;
+#  - nor are labels past the end of text (the empty .notes' bounds).
 testrun_compare cut -d' ' -f2- "$tmp/list" <<'EXPECT'
 t ext9_iget.cold	[ext9] {inode.o}
 T _stext	[ext9] {inode.o}
@@ -58,6 +59,8 @@ W arch_ext9_hook	[ext9] {super.o}
 t ext9_fill_super.constprop.0	[ext9] {super.o}
 t event_show	{sort.o}
 T _etext
+T __start_notes
+T __stop_notes
 T ext9_init	[ext9] {inode.o}
 T _sinittext	[ext9] {inode.o}
 T _einittext

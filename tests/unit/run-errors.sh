@@ -1,0 +1,130 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Bad input: one line naming the file and the problem, a non-zero exit, and
+# nothing left behind.
+. "$(dirname "$0")/../lib.sh"
+
+fx=$(fixture relocatable)
+cd "$tmp" || exit 1
+cp -a "$fx"/. .
+kms_gen -q -f sidecar -o good.kms vmlinux || fail "generate"
+size=$(stat -c %s vmlinux)
+mutate() { "$KMS_BUILD/kms-mutate" good.kms bad.kms "$@" || fail "kms-mutate $*"; }
+
+## The generator's inputs.  Each failing run must leave no out.kms behind.
+gen_error() {
+	testrun_error 1 "$@"
+	assert_absent out.kms
+}
+
+gen_error "kallmodsyms-gen: nope: cannot open: No such file or directory" \
+	kms_gen -f sidecar -o out.kms nope
+echo hello > text
+gen_error "kallmodsyms-gen: text: not an ELF file" \
+	kms_gen -f sidecar -o out.kms text
+head -c 3000 vmlinux > truncated
+gen_error "kallmodsyms-gen: truncated: truncated or corrupt: section headers end at $size, the file has 3000 bytes" \
+	kms_gen -f sidecar -o out.kms -m vmlinux.map truncated
+cp vmlinux arm64
+printf '\267\000' | dd of=arm64 bs=1 seek=18 conv=notrunc 2> /dev/null
+gen_error "kallmodsyms-gen: arm64: ELF class 2, data 1, machine 183: only x86-64 ELF64 is supported" \
+	kms_gen -f sidecar -o out.kms -m vmlinux.map arm64
+strip -o stripped vmlinux
+gen_error "kallmodsyms-gen: stripped: no symbol table" \
+	kms_gen -f sidecar -o out.kms -m vmlinux.map stripped
+gen_error "kallmodsyms-gen: nomap: cannot open linker map: No such file or directory" \
+	kms_gen -f sidecar -o out.kms -m nomap vmlinux
+gen_error 'kallmodsyms-gen: text: not a GNU ld map: no "Linker script and memory map" line' \
+	kms_gen -f sidecar -o out.kms -m text vmlinux
+sed 's/0xffffffff81000/0xffffffff82000/' vmlinux.map > other.map
+gen_error "kallmodsyms-gen: other.map: vmlinux.o at 0xffffffff82000000+0x2 lies outside section .text of vmlinux: is the map from another build?" \
+	kms_gen -f sidecar -o out.kms -m other.map vmlinux
+gen_error "kallmodsyms-gen: vmlinux.map links vmlinux.o, whose map is needed: nomap: cannot open linker map: No such file or directory" \
+	kms_gen -f sidecar -o out.kms -M nomap vmlinux
+echo "kernel/fs/ext9/ext9.ko extra" > bad-builtin
+gen_error 'kallmodsyms-gen: bad-builtin: line 1: "kernel/fs/ext9/ext9.ko extra" is not a module path ending in .ko' \
+	kms_gen -f sidecar -o out.kms -B bad-builtin vmlinux
+echo "garbage" > fs/ext9/.inode.o.cmd
+gen_error "kallmodsyms-gen: ./fs/ext9/.inode.o.cmd: not a kbuild .cmd file (no savedcmd_ line)" \
+	kms_gen -f sidecar -o out.kms vmlinux
+cp "$fx/fs/ext9/.inode.o.cmd" fs/ext9/
+testrun_error 1 "kallmodsyms-gen: /nonexistent/out.kms: cannot create a temporary file beside it: No such file or directory" \
+	kms_gen -q -f sidecar -o /nonexistent/out.kms vmlinux
+testrun_error 2 'kallmodsyms-gen: unknown format "elf" (object, sidecar, append)' \
+	kms_gen -f elf -o out.kms vmlinux
+testrun_error 2 "kallmodsyms-gen: -o FILE is needed for format sidecar" \
+	kms_gen -f sidecar vmlinux
+
+# A failed append leaves the vmlinux exactly as it was.
+cp vmlinux keep
+gen_error "kallmodsyms-gen: nomap: cannot open linker map: No such file or directory" \
+	kms_gen -f append -m nomap vmlinux
+assert_same keep vmlinux "vmlinux after a failed append"
+assert_absent vmlinux.tmp
+
+## The readers' inputs.
+testrun_error 1 "kallmodsyms: vmlinux: no kallmodsyms note (not generated for this vmlinux?)" \
+	kms list vmlinux
+: > empty
+testrun_error 1 "kallmodsyms: empty: empty file" kms list -t empty vmlinux
+testrun_error 1 "kallmodsyms: text: not an ELF file, a note file or a kallmodsyms blob" \
+	kms list -t text vmlinux
+head -c 50 good.kms > short.kms
+testrun_error 1 "kallmodsyms: short.kms: note record at offset 0 runs past the end of its 50 bytes" \
+	kms list -t short.kms vmlinux
+testrun_error 1 "kallmodsyms: stripped: no symbol table" \
+	kms list -t good.kms stripped
+
+# Each corruption of the blob, and what the decoder says of it.
+while IFS='|' read -r edit message; do
+	[ -n "$edit" ] || continue
+	# shellcheck disable=SC2086
+	mutate $edit
+	testrun_error 1 "kallmodsyms: bad.kms: note: $message" \
+		kms list -t bad.kms vmlinux
+done <<'EOF'
+truncate=10|10 bytes, shorter than the 32-byte header
+hdr:0=0x41414141|bad magic
+hdr16:4=2|format version 2, this reader knows version 1
+hdr16:6=40|header size 40, expected 32
+hdr:8=3|unknown flags 0x3
+hdr:24=1|reserved header fields are not zero
+hdr:16=0x10000000|implausible image size 268435456
+hdr:16=8|implausible image size 8
+truncate=-5 fixsize|zstd: Src size is incorrect
+hdr:8=0 fixsize|uncompressed payload of 248 bytes, image size 468
+img:40=1|reserved image header fields are not zero
+img:8=0xffff0|ranges (offset 1048560, 144 bytes) lie outside the 468-byte image
+img:8=2|ranges offset 2 is not aligned
+img:4=0x7fffffff|ranges (offset 48, 17179869176 bytes) lie outside the 468-byte image
+img:16=48|objects overlap ranges
+img:32=48|ranges overlap the string table
+img:28=0|string table is empty or not NUL-terminated
+imgbyte:strtab+0=0x20|string table byte 0 is not a printable character
+img:modlists+0=0|module list at word 0 is empty
+img:modlists+0=99|module list at word 0 claims 99 modules, more than the array holds
+img:modlists+4=9999|module list 0 names string offset 9999 past the 119-byte string table
+img:modlists+4=1|module list 0 names offset 1, which is not the start of a string
+img:objects+0=1|object 0 points at word 1, not at a module list
+img:objects+4=5000|object 0 names string offset 5000 past the 119-byte string table
+img:ranges+12=0x100|range 1 names object 256 of 13
+img:ranges+8=0|range 1 starts at 0, not after range 0 at 0
+img:ranges+0=0x7fffffff|range 0 starts at 0x7fffffff, past the text size 0x1006
+img:ranges+12=0|ranges 0 and 1 have the same object and are not merged
+EOF
+
+# The one message whose numbers the compiler decides: the checksum.
+mutate hdr:20=0
+testrun_error_match 1 "kallmodsyms: bad.kms: note: image checksum [0-9a-f]{8}, header says 00000000" \
+	kms list -t bad.kms vmlinux
+
+## Bad usage exits 2.
+testrun_error 2 "kallmodsyms: unknown symbol source \"nm\" (auto, kallsyms, symtab)" \
+	kms list -S nm vmlinux
+kms frobnicate vmlinux > /dev/null 2>&1
+[ $? = 2 ] || fail "an unknown command must exit 2"
+kms lookup vmlinux > /dev/null 2>&1
+[ $? = 2 ] || fail "lookup without addresses must exit 2"
+
+finish

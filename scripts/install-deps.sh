@@ -1,0 +1,32 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Install the Debian packages the tools, the tests and the kernel builds
+# need.  Idempotent: does nothing when everything is there.
+
+set -euo pipefail
+
+packages=(
+	# the tools
+	gcc make libc6-dev libelf-dev libdw-dev libzstd-dev
+	# the tests
+	binutils elfutils zstd gawk valgrind python3
+	# building Linux 6.12
+	linux-source-6.12 bc bison flex libssl-dev cpio xz-utils kmod
+	# booting it
+	qemu-system-x86 busybox-static gdb
+)
+
+missing=()
+for p in "${packages[@]}"; do
+	dpkg-query -W -f '${Status}\n' "$p" 2>/dev/null |
+		grep -q '^install ok installed$' || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "install-deps: installing ${missing[*]}" >&2
+sudo=
+[ "$(id -u)" = 0 ] || sudo=sudo
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -q >&2
+$sudo apt-get install -y -q --no-install-recommends "${missing[@]}" >&2

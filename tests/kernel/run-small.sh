@@ -1,0 +1,61 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The small 6.12 test kernel (tests/kernel/configs/small.config): generate
+# its tables, list them, and hold the [module] of every text symbol against
+# the kernel's own modules.builtin.ranges.
+. "$(dirname "$0")/../lib.sh"
+
+[ -f "${KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}" ] || {
+	echo "linux-source-6.12 is not installed"
+	exit 77
+}
+kbuild=$("$tests_dir/kernel/build.sh" small) || { fail "kernel build"; exit 1; }
+cd "$tmp" || exit 1
+
+kms_gen -q -f sidecar -o small.kms "$kbuild/vmlinux" || fail "generate"
+kms_gen -q -f sidecar -o again.kms "$kbuild/vmlinux" || fail "generate again"
+assert_same small.kms again.kms "two runs on the kernel"
+
+# The image's own kallsyms tables and our reading of its symbol table agree
+# symbol for symbol: list shows what /proc/kallsyms will show.
+kms list -t small.kms "$kbuild/vmlinux" > list || fail "list"
+kms list -S symtab -t small.kms "$kbuild/vmlinux" > list-symtab ||
+	fail "list -S symtab"
+assert_same list list-symtab "kallsyms tables vs symbol table"
+[ "$(wc -l < list)" -gt 20000 ] || fail "list is too short: $(wc -l < list) lines"
+
+# Every text symbol's module set equals modules.builtin.ranges'.
+gawk -f "$tests_dir/kernel/compare-builtin-ranges.awk" \
+	"$kbuild/modules.builtin.ranges" "$kbuild/System.map" list \
+	> compare || fail "disagreement with modules.builtin.ranges"
+cat compare
+grep -q '^agree [0-9]* of [0-9]*$' compare || fail "no comparison made"
+
+# The comparison itself can fail: give ext4's symbols to jbd2.
+sed 's/\[ext4\]/[jbd2]/' list > list-wrong
+if gawk -f "$tests_dir/kernel/compare-builtin-ranges.awk" \
+	"$kbuild/modules.builtin.ranges" "$kbuild/System.map" list-wrong \
+	> /dev/null; then
+	fail "the comparison accepted a wrong listing"
+fi
+
+# At least 30 built-in modules show up, and a few known symbols read right
+# (objects that hold a duplicated static name carry their name throughout).
+modules=$(grep -o '\[[a-z0-9_]*\]' list | sort -u | wc -l)
+[ "$modules" -ge 30 ] || fail "only $modules built-in modules annotated"
+testrun_compare sh -c "grep -E ' (ext4_fill_super|jbd2_journal_start|crc32c|schedule|sha256_transform_blocks|do_one_initcall)(	|$)' list | cut -d' ' -f2-" <<'EOF'
+T do_one_initcall	{main.o}
+t ext4_fill_super	[ext4] {super.o}
+T jbd2_journal_start	[jbd2] {transaction.o}
+t sha256_transform_blocks	[libsha256]
+T crc32c	[libcrc32c]
+T schedule	{sched/core.o}
+EOF
+
+# The appended note reads back the same.
+kms_gen -q -f append -o vmlinux.kms "$kbuild/vmlinux" || fail "append"
+kms list vmlinux.kms > list-appended || fail "list of the appended vmlinux"
+assert_same list list-appended "appended note on the kernel"
+
+finish

@@ -2,7 +2,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <kms/blob.h>
 #include <kms/elf_file.h>
@@ -382,7 +381,7 @@ static struct kms_error *object_modules(struct gen *g, struct object *obj)
 		return &kms_error_nomem;
 	}
 	for (i = 0; i < nr; i++) {
-		if (g->builtin && !kms_builtin_has(g->builtin, paths[i]))
+		if (!kms_builtin_has(g->builtin, paths[i]))
 			continue;
 		obj->modules[n] = kms_module_name(paths[i]);
 		if (!obj->modules[n]) {
@@ -431,28 +430,22 @@ static struct kms_error *read_modules(struct gen *g)
 	const struct kms_gen_options *o = g->opts;
 	struct kms_error *err;
 	char *path = NULL;
-	struct stat st;
 	size_t i;
 
+	/*
+	 * kbuild defines KBUILD_MODFILE for built-in core code too
+	 * ("kernel/fork"): only modules.builtin tells modules apart.
+	 */
 	if (o->builtin) {
 		err = kms_builtin_read(o->builtin, &g->builtin);
-		if (err)
-			return err;
 	} else {
 		if (asprintf(&path, "%s/modules.builtin", o->build_dir) < 0)
 			return &kms_error_nomem;
-		if (!stat(path, &st)) {
-			err = kms_builtin_read(path, &g->builtin);
-			if (err) {
-				free(path);
-				return err;
-			}
-		} else {
-			warn(g, "%s: missing, taking every KBUILD_MODFILE as built in",
-			     path);
-		}
+		err = kms_builtin_read(path, &g->builtin);
 		free(path);
 	}
+	if (err)
+		return err;
 	g->stats.objects = g->object_paths.nr;
 	for (i = 0; i < g->object_paths.nr; i++) {
 		err = object_modules(g, &g->objects[i]);

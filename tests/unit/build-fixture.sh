@@ -48,8 +48,9 @@ fs/ext9/super.o fs/ext9/ext9
 echo "$objects" | while read -r obj mods; do
 	[ -n "$obj" ] || continue
 	mkdir -p "$(dirname "$obj")"
-	modflag=
-	[ "$mods" = - ] || modflag="-DKBUILD_MODFILE='\"$mods\"'"
+	# kbuild defines KBUILD_MODFILE for built-in core code too.
+	[ "$mods" = - ] && mods=${obj%.o}
+	modflag="-DKBUILD_MODFILE='\"$mods\"'"
 	# shellcheck disable=SC2086
 	$CC $cflags -c -o "$obj" "$src/${obj%.o}.c"
 	printf "savedcmd_%s := %s %s -Wp,-MMD,%s -c -o %s %s\n\n" "$obj" "$CC" \

@@ -45,6 +45,10 @@ gen_error "kallmodsyms-gen: vmlinux.map links vmlinux.o, whose map is needed: no
 echo "kernel/fs/ext9/ext9.ko extra" > bad-builtin
 gen_error 'kallmodsyms-gen: bad-builtin: line 1: "kernel/fs/ext9/ext9.ko extra" is not a module path ending in .ko' \
 	kms_gen -f sidecar -o out.kms -B bad-builtin vmlinux
+mv modules.builtin modules.builtin.saved
+gen_error "kallmodsyms-gen: ./modules.builtin: cannot open: No such file or directory" \
+	kms_gen -f sidecar -o out.kms vmlinux
+mv modules.builtin.saved modules.builtin
 echo "garbage" > fs/ext9/.inode.o.cmd
 gen_error "kallmodsyms-gen: ./fs/ext9/.inode.o.cmd: not a kbuild .cmd file (no savedcmd_ line)" \
 	kms_gen -f sidecar -o out.kms vmlinux

@@ -130,7 +130,7 @@ static Elf_Scn *add_section(Elf *elf, GElf_Word name, GElf_Word type,
 }
 
 struct kms_error *kms_emit_object(const char *path, const void *blob,
-				  size_t size)
+				  size_t size, size_t pad_to)
 {
 	static char shstrtab[] = "\0" KMS_NOTE_SECTION "\0.note.GNU-stack\0.shstrtab";
 	const GElf_Word note_name = 1;
@@ -150,6 +150,25 @@ struct kms_error *kms_emit_object(const char *path, const void *blob,
 	err = kms_note_wrap(blob, size, &note, &note_size);
 	if (err)
 		return err;
+	if (pad_to) {
+		void *padded;
+
+		if (pad_to < note_size || pad_to % 4) {
+			free(note);
+			return kms_error_file(path,
+					      "the note needs %zu bytes, more than --pad-to %zu (or that is not a multiple of 4)",
+					      note_size, pad_to);
+		}
+		padded = calloc(1, pad_to);
+		if (!padded) {
+			free(note);
+			return &kms_error_nomem;
+		}
+		memcpy(padded, note, note_size);
+		free(note);
+		note = padded;
+		note_size = pad_to;
+	}
 	err = open_temp(path, &tmp, &fd);
 	if (err) {
 		free(note);

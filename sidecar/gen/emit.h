@@ -11,9 +11,14 @@
 
 #include <kms/error.h>
 
-/* A relocatable x86-64 object holding .note.kallmodsyms, for kbuild. */
+/*
+ * A relocatable x86-64 object holding .note.kallmodsyms, for kbuild.  With
+ * @pad_to non-zero the section is exactly that long, the note followed by
+ * zeros (empty note records), so that relinking with new tables of about
+ * the same size moves nothing.
+ */
 struct kms_error *kms_emit_object(const char *path, const void *blob,
-				  size_t size);
+				  size_t size, size_t pad_to);
 
 /* A sidecar file: the note record alone. */
 struct kms_error *kms_emit_sidecar(const char *path, const void *blob,

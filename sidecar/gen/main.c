@@ -10,7 +10,9 @@
 #include <string.h>
 #include <time.h>
 
+#include <kms/blob.h>
 #include <kms/error.h>
+#include <kms/source.h>
 
 #include "attribution.h"
 #include "emit.h"
@@ -25,6 +27,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: " PROG " [options] -f FORMAT [-o OUTPUT] VMLINUX\n"
+		"       " PROG " [options] --verify VMLINUX\n"
 		"\n"
 		"Write the kallmodsyms tables of a linked VMLINUX.\n"
 		"\n"
@@ -41,6 +44,10 @@ static void usage(FILE *f)
 		"  -M, --o-map FILE      the map of vmlinux.o, when VMLINUX was linked\n"
 		"                        from it (default: DIR/vmlinux.o.map)\n"
 		"  -B, --builtin FILE    modules.builtin (default: DIR/modules.builtin)\n"
+		"      --pad-to SIZE     object: make the note section SIZE bytes\n"
+		"      --verify          write nothing; check that the note linked into\n"
+		"                        VMLINUX holds exactly the tables VMLINUX and its\n"
+		"                        maps give (exit 1 if not)\n"
 		"  -e, --explain         list every object with its modules and name\n"
 		"  -s, --stats           print counts and sizes on stderr\n"
 		"  -q, --quiet           no warnings\n"
@@ -48,6 +55,32 @@ static void usage(FILE *f)
 		"  -h, --help            this text\n"
 		"\n"
 		"Exit status: 0 on success, 1 on any error, 2 on bad usage.\n");
+}
+
+/* The tables linked into @vmlinux must be those just computed from it. */
+static struct kms_error *verify_linked(const char *vmlinux, const void *blob,
+				       size_t size)
+{
+	struct kms_tables *linked, *fresh;
+	struct kms_error *err;
+	bool same;
+
+	err = kms_tables_load(vmlinux, &linked);
+	if (err)
+		return err;
+	err = kms_blob_decode(blob, size, vmlinux, &fresh);
+	if (err) {
+		kms_tables_destroy(linked);
+		return err;
+	}
+	same = linked->image_size == fresh->image_size &&
+	       !memcmp(linked->image, fresh->image, fresh->image_size);
+	kms_tables_destroy(linked);
+	kms_tables_destroy(fresh);
+	if (!same)
+		return kms_error_file(vmlinux,
+				      "the linked kallmodsyms tables do not match this image (stale note?)");
+	return NULL;
 }
 
 int main(int argc, char **argv)
@@ -59,6 +92,8 @@ int main(int argc, char **argv)
 		{ "map", required_argument, NULL, 'm' },
 		{ "o-map", required_argument, NULL, 'M' },
 		{ "builtin", required_argument, NULL, 'B' },
+		{ "pad-to", required_argument, NULL, 'P' },
+		{ "verify", no_argument, NULL, 'v' },
 		{ "explain", no_argument, NULL, 'e' },
 		{ "stats", no_argument, NULL, 's' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -72,7 +107,9 @@ int main(int argc, char **argv)
 	struct kms_gen_stats stats = { 0 };
 	struct kms_error *err;
 	struct timespec t0, t1;
-	bool print_stats = false;
+	bool print_stats = false, verify = false;
+	size_t pad_to = 0;
+	char *end;
 	size_t size = 0;
 	void *blob = NULL;
 	int c, status = 1;
@@ -87,6 +124,15 @@ int main(int argc, char **argv)
 		case 'M': opts.o_map = optarg; break;
 		case 'B': opts.builtin = optarg; break;
 		case 'e': opts.explain = stdout; break;
+		case 'P':
+			pad_to = strtoul(optarg, &end, 0);
+			if (*end || !*optarg) {
+				fprintf(stderr, PROG ": --pad-to wants a size, not \"%s\"\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case 'v': verify = true; break;
 		case 's': print_stats = true; break;
 		case 'q': opts.warnings = NULL; break;
 		case 'V': puts(PROG " " KMS_VERSION_STRING); return 0;
@@ -94,18 +140,20 @@ int main(int argc, char **argv)
 		default: usage(stderr); return 2;
 		}
 	}
-	if (optind != argc - 1 || !format) {
+	if (optind != argc - 1 || !format == !verify) {
 		usage(stderr);
 		return 2;
 	}
 	opts.vmlinux = argv[optind];
-	if (strcmp(format, "object") && strcmp(format, "sidecar") &&
-	    strcmp(format, "append")) {
+	if (verify) {
+		format = "verify";
+	} else if (strcmp(format, "object") && strcmp(format, "sidecar") &&
+		   strcmp(format, "append")) {
 		fprintf(stderr, PROG ": unknown format \"%s\" (object, sidecar, append)\n",
 			format);
 		return 2;
 	}
-	if (!output && strcmp(format, "append")) {
+	if (!output && strcmp(format, "append") && !verify) {
 		fprintf(stderr, PROG ": -o FILE is needed for format %s\n", format);
 		return 2;
 	}
@@ -132,8 +180,10 @@ int main(int argc, char **argv)
 		kms_error_report(PROG, err);
 		goto out;
 	}
-	if (!strcmp(format, "object"))
-		err = kms_emit_object(output, blob, size);
+	if (verify)
+		err = verify_linked(opts.vmlinux, blob, size);
+	else if (!strcmp(format, "object"))
+		err = kms_emit_object(output, blob, size, pad_to);
 	else if (!strcmp(format, "sidecar"))
 		err = kms_emit_sidecar(output, blob, size);
 	else

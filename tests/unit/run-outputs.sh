@@ -49,6 +49,25 @@ nm -n "$fx/vmlinux" | grep -v notes > nm-before
 nm -n linked | grep -v notes > nm-after
 assert_same nm-before nm-after "symbols of vmlinux with and without the note"
 
+# Padded to a fixed size (kbuild relinks with new tables of that size), and
+# checked after the link: --verify accepts the image whose tables these are
+# and refuses one whose inputs say otherwise.
+kms_gen -q -f object --pad-to 1024 -o padded.o "$fx/vmlinux" || fail "--pad-to"
+testrun_compare sh -c "readelf -SW padded.o | grep -o '\.note\.kallmodsyms *NOTE.*'" <<'EOF'
+.note.kallmodsyms NOTE            0000000000000000 000040 000400 00   A  0   0  4
+EOF
+ld --no-warn-rwx-segments -T "$lds" -o padded -Map=padded.map "$fx/vmlinux.o" \
+	padded.o || fail "link with padded.o"
+kms list padded | grep -v '_notes$' > got-padded
+assert_same want-text got-padded "padded note"
+testrun_compare kms_gen -q --verify -m padded.map -b "$fx" padded < /dev/null
+grep -v ext9 "$fx/modules.builtin" > other.builtin
+testrun_error 1 "kallmodsyms-gen: padded: the linked kallmodsyms tables do not match this image (stale note?)" \
+	kms_gen -q --verify -m padded.map -b "$fx" -B other.builtin padded
+testrun_error_match 1 "kallmodsyms-gen: small.o: the note needs [0-9]+ bytes, more than --pad-to 64 \(or that is not a multiple of 4\)" \
+	kms_gen -q -f object --pad-to 64 -o small.o "$fx/vmlinux"
+assert_absent small.o
+
 # (b) Appended to a copy of vmlinux: the loaded bytes are unchanged, the
 # note is a non-allocated section, and a second append replaces it.
 kms_gen -q -f append -o appended "$fx/vmlinux" || fail "append"

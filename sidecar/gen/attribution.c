@@ -815,8 +815,9 @@ static struct kms_error *build_image(struct gen *g, void **ret_blob,
 
 	/*
 	 * Ranges start where pieces start.  Padding between two pieces of one
-	 * section goes with the piece before it; the end of a section's last
-	 * piece starts a gap of no object.
+	 * attribution and section goes with them; any other gap belongs to no
+	 * object, so that a linker-script label at the end of an object's
+	 * text (__cpuidle_text_end) does not read as that object's.
 	 */
 	for (i = 0; i < g->nr_pieces; i++) {
 		const struct piece *p = &g->pieces[i];
@@ -825,8 +826,9 @@ static struct kms_error *build_image(struct gen *g, void **ret_blob,
 		err = attribute(&b, obj);
 		if (err)
 			goto out;
-		if (i && p->section != g->pieces[i - 1].section &&
-		    p->start > prev_end)
+		if (i && p->start > prev_end &&
+		    (p->section != g->pieces[i - 1].section ||
+		     obj->attribution != g->objects[g->pieces[i - 1].object].attribution))
 			push_range(&b, prev_end - g->text_address, KMS_NONE);
 		push_range(&b, p->start - g->text_address, obj->attribution);
 		prev_end = p->end;

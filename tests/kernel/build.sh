@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Build a Linux 6.12 test kernel from Debian's linux-source-6.12 outside the
-# checkout, cached by a key of source version + series + config fragment, and
-# print the build directory on stdout.  Progress goes to stderr.
+# checkout, with the kernel-patches/6.12 series applied, cached by a key of
+# source version + series + config fragment (+ the generator's sources, whose
+# change only relinks), and print the build directory on stdout.  Progress
+# goes to stderr.
 #
 # usage: tests/kernel/build.sh CONFIG   (CONFIG: a name in tests/kernel/configs)
 #
@@ -49,7 +51,14 @@ dir=$cache/linux-$config_name-$key
 src=$dir/src
 out=$dir/build
 
-if [ -f "$dir/.built" ]; then
+# The generator runs inside the kernel build: build it first.  A change to
+# it only relinks vmlinux (the stamp records which generator linked it).
+make -C "$top" -s build/kallmodsyms-gen >&2
+gen=$top/build/kallmodsyms-gen
+gen_hash=$(cat "$top"/sidecar/*/*.[ch] "$top"/sidecar/include/kms/*.h |
+	sha256sum | cut -c1-16)
+
+if [ -f "$dir/.built" ] && [ "$(cat "$dir/.built")" = "$gen_hash" ]; then
 	log "cached: $out"
 	echo "$out"
 	exit 0
@@ -75,7 +84,19 @@ if [ ! -f "$dir/.extracted" ]; then
 fi
 
 mkdir -p "$out"
-kmake() { make -C "$src" O="$out" ARCH=x86_64 -j"$jobs" "$@"; }
+kmake() {
+	make -C "$src" O="$out" ARCH=x86_64 KALLMODSYMS_GEN="$gen" \
+		-j"$jobs" "$@"
+}
+
+if [ -f "$dir/.built" ]; then
+	log "the generator changed: relinking vmlinux in $out"
+	rm -f "$out/vmlinux"
+	kmake vmlinux bzImage >&2
+	echo "$gen_hash" > "$dir/.built"
+	echo "$out"
+	exit 0
+fi
 
 log "configuring ($config_name)"
 case "$config_name" in
@@ -100,5 +121,5 @@ start=$(date +%s)
 kmake vmlinux bzImage modules.builtin >&2
 [ -f "$out/modules.builtin.ranges" ] || kmake modules.builtin.ranges >&2 || true
 log "built in $(( $(date +%s) - start ))s"
-touch "$dir/.built"
+echo "$gen_hash" > "$dir/.built"
 echo "$out"

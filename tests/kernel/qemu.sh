@@ -1,0 +1,65 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Sourced by the boot tests: make a busybox initramfs that runs a guest
+# script, boot a kernel on it in QEMU (TCG), and split what the script wrote.
+#
+# The guest script writes to stdout, which is the second serial port
+# (/dev/ttyS1, raw): sections start with a line "@@@ NAME".  The console
+# (ttyS0) goes to a log that the tests print when something fails.
+
+# make_initramfs OUT GUEST_SCRIPT
+make_initramfs() {
+	local out=$1 script=$2 root
+	root=$(mktemp -d "$tmp/initramfs.XXXXXX")
+	chmod 755 "$root"
+	mkdir -p "$root"/{bin,dev,proc,sys,tmp,etc}
+	cp /bin/busybox "$root/bin/busybox"
+	cat > "$root/init" <<'INIT'
+#!/bin/busybox sh
+/bin/busybox --install -s /bin
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev 2> /dev/null
+stty -F /dev/ttyS1 raw -echo
+echo "guest: running the test script"
+sh /test.sh > /dev/ttyS1 2>&1
+echo "guest: test script exited $?"
+sync
+reboot -f
+INIT
+	chmod +x "$root/init"
+	cp "$script" "$root/test.sh"
+	echo 'root:x:0:0:root:/:/bin/sh' > "$root/etc/passwd"
+	echo 'nobody:x:65534:65534:nobody:/:/bin/sh' >> "$root/etc/passwd"
+	(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$out"
+	rm -rf "$root"
+}
+
+# boot KERNEL INITRAMFS OUTDIR [KERNEL ARGS...]
+# Boots with a 300 s limit; OUTDIR gets console.log, data and one file per
+# section.  Fails when QEMU fails or times out, or the guest did not finish.
+boot() {
+	local kernel=$1 initrd=$2 outdir=$3 status=0
+	shift 3
+	mkdir -p "$outdir"
+	: > "$outdir/data"
+	timeout 300 qemu-system-x86_64 -m 512M -smp 2 -cpu max \
+		-display none -monitor none -no-reboot \
+		-serial "file:$outdir/console.log" \
+		-serial "file:$outdir/data" \
+		-kernel "$kernel" -initrd "$initrd" \
+		-append "console=ttyS0 panic=-1 $*" || status=$?
+	if [ "$status" != 0 ]; then
+		echo "qemu exited $status (124: timed out); console:" >&2
+		tail -n 60 "$outdir/console.log" >&2
+		return 1
+	fi
+	if ! grep -q 'guest: test script exited' "$outdir/console.log"; then
+		echo "the guest did not finish its script; console:" >&2
+		tail -n 60 "$outdir/console.log" >&2
+		return 1
+	fi
+	gawk -v dir="$outdir" '
+		/^@@@ / { f = dir "/" $2; printf "" > f; next }
+		f { print > f }' "$outdir/data"
+}

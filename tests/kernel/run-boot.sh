@@ -1,0 +1,141 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Boot the patched small kernel in QEMU and hold /proc/kallmodsyms against
+# the offline reader, as root and as nobody, with and without KASLR; boot
+# it with damaged notes and see it carry on without the feature.
+. "$(dirname "$0")/../lib.sh"
+. "$tests_dir/kernel/qemu.sh"
+
+[ -f "${KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}" ] || {
+	echo "linux-source-6.12 is not installed"
+	exit 77
+}
+# One boot is enough to check the tools under the sanitizers.
+[ "${KMS_MODE:-plain}" = plain ] || { echo "boots once, in plain mode"; exit 77; }
+kbuild=$("$tests_dir/kernel/build.sh" small) || { fail "kernel build"; exit 1; }
+cd "$tmp" || exit 1
+
+cat > guest.sh <<'EOF'
+echo "@@@ kallmodsyms"
+cat /proc/kallmodsyms
+echo "@@@ kallsyms"
+cat /proc/kallsyms
+echo "@@@ user"
+su -s /bin/sh nobody -c 'cat /proc/kallmodsyms'
+echo "@@@ notes"
+base64 /sys/kernel/notes
+echo "@@@ dmesg"
+dmesg
+EOF
+make_initramfs initrd.gz guest.sh
+
+# show_log DIR: the console of a failed boot.
+show_log() { echo "console of $1:" >&2; tail -n 40 "$1/console.log" >&2; }
+
+boot "$kbuild/arch/x86/boot/bzImage" initrd.gz nokaslr nokaslr ||
+	{ fail "boot"; exit 1; }
+
+# Byte for byte what the offline reader lists from the same vmlinux.
+kms list "$kbuild/vmlinux" > list || fail "kallmodsyms list"
+assert_same list nokaslr/kallmodsyms "/proc/kallmodsyms vs kallmodsyms list"
+# Without the annotations, it is /proc/kallsyms.
+sed 's/\t.*//' nokaslr/kallmodsyms > stripped
+assert_same nokaslr/kallsyms stripped "/proc/kallmodsyms without annotations vs /proc/kallsyms"
+
+# The fixture's symbols, exactly: shared.o in two modules, c_main.o and
+# the two util.o told apart by their paths, the bool option's object that
+# modules.builtin calls a module, and the core-kernel copy.
+testrun_compare sh -c "grep -E ' (kms_sample_show|kms_sample_shared|kms_sample_util_one)(	|$)' nokaslr/kallmodsyms | cut -d' ' -f2-" <<'EOF'
+t kms_sample_show	[kms_sample_a]
+t kms_sample_show	[kms_sample_a] [kms_sample_b]
+T kms_sample_shared	[kms_sample_a] [kms_sample_b]
+t kms_sample_show	[kms_sample_b]
+t kms_sample_show	[kms_sample_c] {c_main.o}
+t kms_sample_show	[kms_sample_c] {one/util.o}
+T kms_sample_util_one	[kms_sample_c] {one/util.o}
+t kms_sample_show	[kms_sample_c] {two/util.o}
+t kms_sample_show	[bool_notmod]
+t kms_sample_show
+EOF
+
+# Read as nobody: every address is zero, the rest is the same.
+cut -d' ' -f1 nokaslr/user | sort -u > user-addresses
+echo 0000000000000000 > zero
+assert_same zero user-addresses "addresses nobody sees"
+cut -d' ' -f2- nokaslr/user > user-rest
+cut -d' ' -f2- nokaslr/kallmodsyms > root-rest
+assert_same root-rest user-rest "what nobody sees besides addresses"
+
+# The note as the running kernel exposes it reads the same offline.
+base64 -d nokaslr/notes > notes.bin || fail "decoding /sys/kernel/notes"
+kms list -t notes.bin "$kbuild/vmlinux" > list-notes || fail "list from /sys/kernel/notes"
+assert_same list list-notes "tables from /sys/kernel/notes"
+
+# One line at boot, and nothing alarming.
+testrun_compare sh -c "grep -cE '^(\[ *[0-9.]*\] )?kallmodsyms: [0-9]+ ranges, [0-9]+ objects, [0-9]+ modules, [0-9]+ bytes$' nokaslr/dmesg" <<'EOF'
+1
+EOF
+if grep -E 'BUG|Oops|WARNING|Call Trace|kallmodsyms: disabled' nokaslr/dmesg; then
+	fail "the boot log has errors"
+fi
+
+# With KASLR: the same names and annotations, every core address moved by
+# one offset.
+boot "$kbuild/arch/x86/boot/bzImage" initrd.gz kaslr kaslr ||
+	{ fail "boot with kaslr"; exit 1; }
+cut -d' ' -f2- kaslr/kallmodsyms > kaslr-rest
+assert_same root-rest kaslr-rest "annotations with and without KASLR"
+paste -d' ' <(cut -d' ' -f1 nokaslr/kallmodsyms) <(cut -d' ' -f1 kaslr/kallmodsyms) |
+	grep -v '^0000000000000000 0000000000000000$' |
+	while read -r a b; do printf '%x\n' $(( 0x$b - 0x$a )); done |
+	sort | uniq -c > shifts
+# Per-CPU symbols (absolute, not relocated) aside, one shift.
+grep -v ' 0$' shifts | wc -l > nshifts
+testrun_compare cat nshifts <<'EOF'
+1
+EOF
+
+# Damaged notes, booted from an edited copy of vmlinux (PVH entry): one
+# error line, no oops, and no /proc/kallmodsyms.
+cat > guest-damaged.sh <<'EOF'
+echo "@@@ dmesg"
+dmesg
+echo "@@@ proc"
+if [ -e /proc/kallmodsyms ]; then echo present; else echo absent; fi
+EOF
+make_initramfs initrd-damaged.gz guest-damaged.sh
+name=$(grep -obUaP 'kallmodsyms\x00KMS1' "$kbuild/vmlinux" | head -n 1 | cut -d: -f1)
+[ -n "$name" ] || fail "no note in vmlinux"
+desc=$((name + 12))
+while IFS='|' read -r what offset byte message; do
+	[ -n "$what" ] || continue
+	cp "$kbuild/vmlinux" "vmlinux.$what"
+	if [ "$byte" = flip ]; then
+		old=$(od -An -tx1 -j $((desc + offset)) -N1 "vmlinux.$what" | tr -d ' ')
+		byte=$(printf '%02x' $(( 0x$old ^ 0xff )))
+	fi
+	printf "\\x$byte" |
+		dd of="vmlinux.$what" bs=1 seek=$((desc + offset)) conv=notrunc status=none
+	if ! boot "vmlinux.$what" initrd-damaged.gz "$what" nokaslr; then
+		fail "boot with a damaged note ($what)"
+		continue
+	fi
+	grep -o 'kallmodsyms: .*' "$what/dmesg" > "$what/lines"
+	testrun_compare cat "$what/lines" <<EOF
+kallmodsyms: disabled: $message
+EOF
+	testrun_compare cat "$what/proc" <<'EOF'
+absent
+EOF
+	if grep -E 'BUG|Oops|WARNING|Call Trace' "$what/dmesg"; then
+		fail "damaged note ($what): the boot log has errors"
+	fi
+done <<'EOF'
+magic|0|58|bad note header
+version|4|02|format version 2, this kernel reads version 1
+checksum|20|flip|image checksum mismatch
+frame|32|00|payload is not a zstd frame of the image size
+EOF
+
+finish

@@ -1,0 +1,46 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# A build whose linked tables do not describe the final vmlinux must fail.
+# In a copy of the small kernel's build tree, relink vmlinux with a
+# generator that writes its objects from a doctored modules.builtin (as if
+# the tables were stale), while the final check reads the real one.
+. "$(dirname "$0")/../lib.sh"
+
+[ -f "${KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}" ] || {
+	echo "linux-source-6.12 is not installed"
+	exit 77
+}
+[ "${KMS_MODE:-plain}" = plain ] || { echo "relinks once, in plain mode"; exit 77; }
+kbuild=$("$tests_dir/kernel/build.sh" small) || { fail "kernel build"; exit 1; }
+src=$(cd "$kbuild/../src" && pwd)
+
+copy=$tmp/build
+cp -a "$kbuild" "$copy"
+grep -v ext4 "$copy/modules.builtin" > "$tmp/stale.builtin"
+cat > "$tmp/stale-gen" <<EOF
+#!/bin/sh
+# Objects from stale inputs; everything else (--version, --verify) as is.
+case " \$* " in
+*" -f object "*) exec "$KMS_BUILD/kallmodsyms-gen" -B "$tmp/stale.builtin" "\$@" ;;
+esac
+exec "$KMS_BUILD/kallmodsyms-gen" "\$@"
+EOF
+chmod +x "$tmp/stale-gen"
+
+rm -f "$copy/vmlinux"
+status=0
+make -C "$src" O="$copy" ARCH=x86_64 KALLMODSYMS_GEN="$tmp/stale-gen" \
+	vmlinux > "$tmp/make.log" 2>&1 || status=$?
+[ "$status" != 0 ] || fail "the build with stale tables succeeded"
+testrun_compare grep -E '^(kallmodsyms-gen: |Inconsistent kallmodsyms)' "$tmp/make.log" <<'EOF'
+kallmodsyms-gen: vmlinux: the linked kallmodsyms tables do not match this image (stale note?)
+Inconsistent kallmodsyms data
+EOF
+
+# And the same tree relinks fine with the real generator.
+make -C "$src" O="$copy" ARCH=x86_64 KALLMODSYMS_GEN="$KMS_BUILD/kallmodsyms-gen" \
+	vmlinux > "$tmp/make2.log" 2>&1 ||
+	{ fail "relinking with the real generator"; tail -20 "$tmp/make2.log" >&2; }
+
+finish

@@ -201,6 +201,29 @@ static int compare_kallsyms(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/*
+ * scripts/kallsyms --absolute-percpu, which x86-64 SMP kernels use
+ * (CONFIG_KALLSYMS_ABSOLUTE_PERCPU): their per-CPU section is linked at 0,
+ * and kallsyms lists its symbols as absolute, type 'A'.
+ */
+static void make_percpus_absolute(struct sort_entry *entries, size_t n)
+{
+	uint64_t start = UINT64_MAX, end = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!strcmp(entries[i].sym.name, "__per_cpu_start"))
+			start = entries[i].sym.address;
+		else if (!strcmp(entries[i].sym.name, "__per_cpu_end"))
+			end = entries[i].sym.address;
+	}
+	if (start != 0 || end <= start)
+		return;
+	for (i = 0; i < n; i++)
+		if (entries[i].sym.address <= end)
+			entries[i].sym.type = 'A';
+}
+
 static struct kms_error *symbols_from_symtab(struct kms_elf *elf,
 					     struct kms_symbols *out)
 {
@@ -237,6 +260,7 @@ static struct kms_error *symbols_from_symtab(struct kms_elf *elf,
 		entries[n].sym.type = c;
 		n++;
 	}
+	make_percpus_absolute(entries, n);
 	qsort(entries, n, sizeof(*entries), compare_nm);
 	for (i = 0; i < n; i++)
 		entries[i].seq = i;

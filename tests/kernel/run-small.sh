@@ -53,9 +53,12 @@ T crc32c	[libcrc32c]
 T schedule	{sched/core.o}
 EOF
 
-# The appended note reads back the same.
-kms_gen -q -f append -o vmlinux.kms "$kbuild/vmlinux" || fail "append"
-kms list vmlinux.kms > list-appended || fail "list of the appended vmlinux"
-assert_same list list-appended "appended note on the kernel"
+# The note kbuild linked in holds the same tables, and a second, appended
+# note is refused.
+kms list "$kbuild/vmlinux" > list-linked || fail "list from the linked note"
+assert_same list list-linked "linked note vs a fresh sidecar"
+testrun_error 1 "kallmodsyms-gen: $kbuild/vmlinux: section .notes holds a linked kallmodsyms note already" \
+	kms_gen -q -f append -o vmlinux.kms "$kbuild/vmlinux"
+assert_absent vmlinux.kms
 
 finish

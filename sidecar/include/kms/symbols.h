@@ -8,9 +8,9 @@
  *    kallsyms_offsets, ...): exactly what the running kernel will list;
  *  - the ELF symbol table, classified as nm(1) does, filtered as
  *    scripts/mksysmap and scripts/kallsyms do with --all-symbols, ordered as
- *    scripts/kallsyms orders them.  For images without kallsyms tables (the
- *    first link of vmlinux, test programs).  Per-CPU symbols are not made
- *    absolute.
+ *    scripts/kallsyms orders them (per-CPU symbols made absolute when the
+ *    per-CPU section is linked at 0, as on x86-64 SMP).  For images without
+ *    kallsyms tables (the first link of vmlinux, test programs).
  */
 #ifndef KMS_SYMBOLS_H
 #define KMS_SYMBOLS_H

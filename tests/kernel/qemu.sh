@@ -63,3 +63,59 @@ boot() {
 		/^@@@ / { f = dir "/" $2; printf "" > f; next }
 		f { print > f }' "$outdir/data"
 }
+
+# The guest script of the listing checks: what check_boot reads.
+write_listing_guest() {
+	cat > "$1" <<'GUEST'
+echo "@@@ kallmodsyms"
+cat /proc/kallmodsyms
+echo "@@@ kallsyms"
+cat /proc/kallsyms
+echo "@@@ user"
+su -s /bin/sh nobody -c 'cat /proc/kallmodsyms'
+echo "@@@ notes"
+base64 /sys/kernel/notes
+echo "@@@ dmesg"
+dmesg
+GUEST
+}
+
+# check_boot OUTDIR VMLINUX: what every booted kernel with the series and
+# the fixture must show.
+check_boot() {
+	local out=$1 vmlinux=$2
+
+	# Byte for byte what the offline reader lists from the same vmlinux.
+	kms list "$vmlinux" > "$out/list" || fail "kallmodsyms list"
+	assert_same "$out/list" "$out/kallmodsyms" \
+		"/proc/kallmodsyms vs kallmodsyms list"
+	# Without the annotations it is /proc/kallsyms (no module is loaded,
+	# so every TAB starts an annotation).
+	sed 's/\t.*//' "$out/kallmodsyms" > "$out/stripped"
+	assert_same "$out/kallsyms" "$out/stripped" \
+		"/proc/kallmodsyms without annotations vs /proc/kallsyms"
+
+	# The fixture's symbols, exactly: shared.o in two modules, c_main.o
+	# and the two util.o told apart by their paths, the bool option's
+	# object that modules.builtin calls a module, and the core copy.
+	testrun_compare sh -c "grep -E ' (kms_sample_show|kms_sample_shared|kms_sample_util_one)(	|$)' '$out/kallmodsyms' | cut -d' ' -f2-" <<'EXPECT'
+t kms_sample_show	[kms_sample_a]
+t kms_sample_show	[kms_sample_a] [kms_sample_b]
+T kms_sample_shared	[kms_sample_a] [kms_sample_b]
+t kms_sample_show	[kms_sample_b]
+t kms_sample_show	[kms_sample_c] {c_main.o}
+t kms_sample_show	[kms_sample_c] {one/util.o}
+T kms_sample_util_one	[kms_sample_c] {one/util.o}
+t kms_sample_show	[kms_sample_c] {two/util.o}
+t kms_sample_show	[bool_notmod]
+t kms_sample_show
+EXPECT
+
+	# One line at boot, and nothing alarming.
+	testrun_compare sh -c "grep -cE '^(\[ *[0-9.]*\] )?kallmodsyms: [0-9]+ ranges, [0-9]+ objects, [0-9]+ modules, [0-9]+ bytes$' '$out/dmesg'" <<'EXPECT'
+1
+EXPECT
+	if grep -E 'BUG|Oops|WARNING|Call Trace|kallmodsyms: disabled' "$out/dmesg"; then
+		fail "the boot log of $out has errors"
+	fi
+}

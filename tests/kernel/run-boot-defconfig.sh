@@ -1,0 +1,33 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The real-world case: x86_64 defconfig (IBT, so linked from vmlinux.o)
+# with the series and the fixture, booted in QEMU.
+. "$(dirname "$0")/../lib.sh"
+. "$tests_dir/kernel/qemu.sh"
+
+[ -f "${KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}" ] || {
+	echo "linux-source-6.12 is not installed"
+	exit 77
+}
+[ "${KMS_MODE:-plain}" = plain ] || { echo "boots once, in plain mode"; exit 77; }
+kbuild=$("$tests_dir/kernel/build.sh" defconfig) || { fail "kernel build"; exit 1; }
+cd "$tmp" || exit 1
+
+write_listing_guest guest.sh
+make_initramfs initrd.gz guest.sh
+boot "$kbuild/arch/x86/boot/bzImage" initrd.gz nokaslr nokaslr ||
+	{ fail "boot"; exit 1; }
+check_boot nokaslr "$kbuild/vmlinux"
+
+# Every text symbol's modules agree with modules.builtin.ranges, but for
+# the two that it gets wrong: its entry for cpuidle-haltpoll.o's
+# .cpuidle.text ends before it starts.
+gawk -f "$tests_dir/kernel/compare-builtin-ranges.awk" \
+	"$kbuild/modules.builtin.ranges" "$kbuild/System.map" nokaslr/list \
+	> compare
+testrun_compare grep -E '^differ: ' compare <<'EOF'
+EOF
+cat compare
+
+finish

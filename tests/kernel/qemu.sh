@@ -111,6 +111,15 @@ t kms_sample_show	[bool_notmod]
 t kms_sample_show
 EXPECT
 
+	# Read as nobody: every address is zero, the rest is the same.
+	cut -d' ' -f1 "$out/user" | sort -u > "$out/user-addresses"
+	echo 0000000000000000 > "$out/zero"
+	assert_same "$out/zero" "$out/user-addresses" "addresses nobody sees"
+	cut -d' ' -f2- "$out/user" > "$out/user-rest"
+	cut -d' ' -f2- "$out/kallmodsyms" > "$out/root-rest"
+	assert_same "$out/root-rest" "$out/user-rest" \
+		"what nobody sees besides addresses"
+
 	# One line at boot, and nothing alarming.
 	testrun_compare sh -c "grep -cE '^(\[ *[0-9.]*\] )?kallmodsyms: [0-9]+ ranges, [0-9]+ objects, [0-9]+ modules, [0-9]+ bytes$' '$out/dmesg'" <<'EXPECT'
 1

@@ -29,6 +29,22 @@ log() { printf 'kernel-build: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
 
 [ -f "$fragment" ] || die "$fragment: no such config fragment"
+
+# A fragment may start from another one: "#include NAME.config".
+expand_fragment() {
+	local line
+	while IFS= read -r line; do
+		case "$line" in
+		'#include '*)
+			[ -f "$here/configs/${line#\#include }" ] ||
+				die "$1: no such fragment ${line#\#include }"
+			expand_fragment "$here/configs/${line#\#include }"
+			;;
+		*) printf '%s\n' "$line" ;;
+		esac
+	done < "$1"
+}
+expanded=$(expand_fragment "$fragment")
 [ -f "$tarball" ] || die "$tarball: missing (apt-get install linux-source-6.12)"
 
 src_version=$(dpkg-query -W -f '${Version}' linux-source-6.12 2>/dev/null ||
@@ -38,7 +54,7 @@ src_version=$(dpkg-query -W -f '${Version}' linux-source-6.12 2>/dev/null ||
 key=$( {
 	echo "source $src_version"
 	echo "config $config_name"
-	cat "$fragment"
+	echo "$expanded"
 	if [ -f "$series_dir/series" ]; then
 		while read -r p; do
 			case "$p" in ''|'#'*) continue ;; esac
@@ -103,17 +119,29 @@ case "$config_name" in
 defconfig*) kmake defconfig >&2 ;;
 *) kmake tinyconfig >&2 ;;
 esac
+echo "$expanded" > "$dir/fragment.config"
 "$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" \
-	"$fragment" >&2
+	"$dir/fragment.config" >&2
 kmake olddefconfig >&2
 
 # merge_config only warns; a dropped option would silently weaken the tests.
+# The last word on each symbol counts.
 missing=0
 while IFS= read -r line; do
-	case "$line" in CONFIG_*=*) ;; *) continue ;; esac
-	grep -qxF "$line" "$out/.config" ||
-		{ log "config option not taken: $line"; missing=1; }
-done < "$fragment"
+	case "$line" in
+	CONFIG_*=*) want=$line ;;
+	"# CONFIG_"*" is not set") want=$line ;;
+	*) continue ;;
+	esac
+	sym=${want#\# }
+	sym=${sym%%[= ]*}
+	last=$(grep -E "^(# )?$sym[= ]" <<< "$expanded" | tail -n 1)
+	[ "$last" = "$want" ] || continue
+	case "$want" in
+	'#'*) ! grep -qE "^$sym=" "$out/.config" ;;
+	*) grep -qxF "$want" "$out/.config" ;;
+	esac || { log "config option not taken: $want"; missing=1; }
+done <<< "$expanded"
 [ "$missing" = 0 ] || die "$fragment: options above were not accepted"
 
 log "building in $out with -j$jobs"

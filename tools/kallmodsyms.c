@@ -1,118 +1,95 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kallmodsyms: read the kallmodsyms tables of a kernel image offline.
- *
- *   list     every symbol, as /proc/kallmodsyms prints it
- *   lookup   symbol+off/size [modules] {objfile} of addresses
+ * kallmodsyms: the offline inspector of a kernel's kallmodsyms tables.
+ * One command per question a kernel developer asks of an address or a
+ * name; see usage() and kallmodsyms(1).
  */
-#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
-#include <stdbool.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <kms/blob.h>
-#include <kms/elf_file.h>
-#include <kms/error.h>
 #include <kms/format.h>
 #include <kms/source.h>
-#include <kms/symbols.h>
 
 #include "annotate.h"
-
-#define PROG "kallmodsyms"
+#include "inspector.h"
 
 #ifndef KMS_VERSION_STRING
 #define KMS_VERSION_STRING "0"
 #endif
 
+enum {
+	OPT_TABLES = 1 << 0,
+	OPT_SYMBOLS = 1 << 1,
+	OPT_JSON = 1 << 2,
+	OPT_FILTER = 1 << 3,
+	OPT_KASLR = 1 << 4,
+};
+
+static const struct command {
+	const char *name;
+	int (*run)(struct inspector *in, int argc, char **argv);
+	const char *args;
+	int min_args;		/* after VMLINUX; max_args -1: no limit */
+	int max_args;
+	unsigned int options;
+	const char *help;
+} commands[] = {
+	{ "list", cmd_list, "", 0, 0,
+	  OPT_TABLES | OPT_SYMBOLS | OPT_JSON | OPT_FILTER,
+	  "every symbol, as /proc/kallmodsyms lists it" },
+	{ "lookup", cmd_lookup, "ADDR...|-", 1, -1,
+	  OPT_TABLES | OPT_SYMBOLS | OPT_JSON | OPT_KASLR,
+	  "symbol+0xoff/0xsize [module] {objfile} of addresses or symbol+off" },
+	{ "find", cmd_find, "NAME...", 1, -1,
+	  OPT_TABLES | OPT_SYMBOLS | OPT_JSON,
+	  "every instance of a symbol name, and what tells them apart" },
+	{ "ambiguous", cmd_ambiguous, "", 0, 0,
+	  OPT_TABLES | OPT_SYMBOLS | OPT_JSON,
+	  "the duplicated names of text symbols and how each is told apart" },
+	{ "modules", cmd_modules, "", 0, 0,
+	  OPT_TABLES | OPT_SYMBOLS | OPT_JSON,
+	  "each built-in module: its ranges, objects and size" },
+	{ "stats", cmd_stats, "", 0, 0, OPT_TABLES | OPT_SYMBOLS | OPT_JSON,
+	  "counts and sizes of the tables" },
+	{ "dump", cmd_dump, "", 0, 0, OPT_TABLES | OPT_JSON,
+	  "the decoded tables" },
+};
+
 static void usage(FILE *f)
 {
+	size_t i;
+
+	fprintf(f, "usage: " PROG " COMMAND [options] VMLINUX [ARG...]\n\nCommands:\n");
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  %-10s %-10s %s\n", commands[i].name,
+			commands[i].args, commands[i].help);
 	fprintf(f,
-		"usage: " PROG " COMMAND [options] VMLINUX [ARG...]\n"
-		"\n"
-		"Commands:\n"
-		"  list VMLINUX            every symbol in /proc/kallsyms order and format,\n"
-		"                          with the [module] {objfile} annotations of\n"
-		"                          /proc/kallmodsyms\n"
-		"  lookup VMLINUX ADDR...  symbol+0xoff/0xsize [module] {objfile} of each\n"
-		"                          address (hexadecimal, with or without 0x)\n"
-		"\n"
-		"Options:\n"
-		"  -t, --tables FILE       read the tables from FILE (a vmlinux with the note,\n"
-		"                          a sidecar or note file) instead of VMLINUX\n"
-		"  -S, --symbols SOURCE    auto (default): the kallsyms tables built into\n"
-		"                          VMLINUX when it has them, else its symbol table;\n"
-		"                          kallsyms; symtab\n"
+		"\nOptions:\n"
+		"  -t, --tables FILE       the tables from FILE (a vmlinux with the note, a\n"
+		"                          sidecar or note file, /sys/kernel/notes) instead\n"
+		"                          of VMLINUX\n"
+		"  -S, --symbols SOURCE    auto (default): VMLINUX's kallsyms tables when it\n"
+		"                          has them, else its symbol table; kallsyms; symtab\n"
+		"  -j, --json              JSON output (addresses as hex strings)\n"
+		"  -m, --module MOD        list: only symbols of built-in module MOD\n"
+		"  -o, --objfile OBJ       list: only symbols printed with {OBJ}\n"
+		"  -k, --kaslr-offset N    lookup: addresses are of a kernel relocated by N\n"
+		"  -K, --kallsyms FILE     lookup: take the offset from a copy of the running\n"
+		"                          kernel's /proc/kallsyms or /proc/kallmodsyms\n"
 		"      --version           print the version\n"
 		"  -h, --help              this text\n"
 		"\n"
-		"Exit status: 0 on success, 1 on errors (for lookup: some address did not\n"
-		"resolve), 2 on bad usage.\n");
+		"Exit status: 0 on success; 1 on errors (lookup: some input did not\n"
+		"resolve; find: some name has no symbol); 2 on bad usage.\n");
 }
 
-struct context {
-	struct kms_elf *elf;
-	struct kms_symbols *syms;
-	struct kms_tables *tables;
-};
-
-static struct kms_error *open_context(const char *vmlinux, const char *tables,
-				      enum kms_symbol_source source,
-				      struct context *ctx)
+int inspector_fail(struct kms_error *err)
 {
-	struct kms_error *err;
-
-	err = kms_elf_open(vmlinux, &ctx->elf);
-	if (err)
-		return err;
-	err = kms_symbols_read(ctx->elf, source, &ctx->syms);
-	if (err)
-		return err;
-	return kms_tables_load(tables ? tables : vmlinux, &ctx->tables);
+	kms_error_report(PROG, err);
+	return 1;
 }
-
-static void close_context(struct context *ctx)
-{
-	kms_tables_destroy(ctx->tables);
-	kms_symbols_destroy(ctx->syms);
-	kms_elf_close(ctx->elf);
-}
-
-static int cmd_list(struct context *ctx)
-{
-	const struct kms_symbols *s = ctx->syms;
-	uint32_t cursor = KMS_NONE;
-	size_t i;
-
-	for (i = 0; i < s->nr; i++) {
-		const struct kms_symbol *sym = &s->syms[i];
-
-		printf("%016llx %c %s", (unsigned long long)sym->address,
-		       sym->type, sym->name);
-		if (kms_is_text_type(sym->type))
-			kms_print_object(stdout, ctx->tables,
-					 kms_address_object(ctx->tables,
-							    s->text_address,
-							    sym->address,
-							    &cursor),
-					 "\t");
-		putchar('\n');
-	}
-	if (fflush(stdout) || ferror(stdout)) {
-		fprintf(stderr, PROG ": standard output: %s\n", strerror(errno));
-		return 1;
-	}
-	return 0;
-}
-
-/* Symbols sorted by address, first of each alias group as the kernel does. */
-struct by_address {
-	const struct kms_symbol **syms;
-	size_t nr;
-};
 
 static int compare_address(const void *a, const void *b)
 {
@@ -121,110 +98,111 @@ static int compare_address(const void *a, const void *b)
 
 	if (x->address != y->address)
 		return x->address < y->address ? -1 : 1;
-	/* Keep kallsyms order among aliases: compare positions. */
 	return x < y ? -1 : x > y;
 }
 
-static struct kms_error *index_by_address(const struct kms_symbols *s,
-					  struct by_address *idx)
+static struct kms_error *index_by_address(struct inspector *in)
 {
-	size_t i, n = 0;
+	size_t i;
 
-	idx->syms = malloc((s->nr ? s->nr : 1) * sizeof(*idx->syms));
-	if (!idx->syms)
+	if (in->by_address)
+		return NULL;
+	in->by_address = malloc((in->syms->nr ? in->syms->nr : 1) *
+				sizeof(*in->by_address));
+	if (!in->by_address)
 		return &kms_error_nomem;
-	for (i = 0; i < s->nr; i++)
-		idx->syms[n++] = &s->syms[i];
-	qsort(idx->syms, n, sizeof(*idx->syms), compare_address);
-	idx->nr = n;
+	for (i = 0; i < in->syms->nr; i++)
+		in->by_address[i] = &in->syms->syms[i];
+	qsort(in->by_address, in->syms->nr, sizeof(*in->by_address),
+	      compare_address);
+	in->nr_by_address = in->syms->nr;
 	return NULL;
 }
 
-static struct kms_error *parse_address(const char *text, uint64_t *ret)
+/* Index in by_address of the first symbol above @addr. */
+static size_t upper_bound(const struct inspector *in, uint64_t addr)
 {
-	const char *p = text;
+	size_t lo = 0, hi = in->nr_by_address;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (in->by_address[mid]->address <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+uint64_t inspector_symbol_size(struct inspector *in,
+			       const struct kms_symbol *sym)
+{
+	size_t next;
+
+	if (index_by_address(in))
+		return sym->size;
+	next = upper_bound(in, sym->address);
+	if (next < in->nr_by_address)
+		return in->by_address[next]->address - sym->address;
+	return sym->size;
+}
+
+const struct kms_symbol *inspector_symbol_at(struct inspector *in,
+					     uint64_t addr,
+					     uint64_t *ret_size)
+{
+	const struct kms_symbol *sym;
+	size_t i;
+
+	if (index_by_address(in))
+		return NULL;
+	i = upper_bound(in, addr);
+	if (i == 0)
+		return NULL;
+	sym = in->by_address[i - 1];
+	/* The kernel names an address by the first of its aliases. */
+	while (i > 1 && in->by_address[i - 2]->address == sym->address)
+		sym = in->by_address[--i - 1];
+	*ret_size = inspector_symbol_size(in, sym);
+	if (*ret_size && addr - sym->address >= *ret_size)
+		return NULL;
+	return sym;
+}
+
+uint32_t inspector_object(struct inspector *in, const struct kms_symbol *sym,
+			  uint32_t *cursor)
+{
+	if (!kms_is_text_type(sym->type))
+		return KMS_NONE;
+	return kms_address_object(in->tables, in->syms->text_address,
+				  sym->address, cursor);
+}
+
+void inspector_json_attribution(struct inspector *in, uint32_t obj)
+{
+	const struct kms_tables *t = in->tables;
+	uint32_t list = obj == KMS_NONE ? KMS_NONE : kms_object_modlist(t, obj);
+	const char *name = obj == KMS_NONE ? NULL : kms_object_name(t, obj);
+	uint32_t k, n = list == KMS_NONE ? 0 : kms_modlist_count(t, list);
+
+	json_begin_array(&in->json, "modules");
+	for (k = 0; k < n; k++)
+		json_string(&in->json, NULL, kms_modlist_name(t, list, k));
+	json_end_array(&in->json);
+	if (name)
+		json_string(&in->json, "objfile", name);
+	else
+		json_null(&in->json, "objfile");
+}
+
+static int parse_number(const char *text, uint64_t *ret)
+{
 	char *end;
 
-	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
-		p += 2;
-	if (!isxdigit((unsigned char)*p))
-		return kms_error_file(text, "not a hexadecimal address");
 	errno = 0;
-	*ret = strtoull(p, &end, 16);
-	if (errno || *end)
-		return kms_error_file(text, "not a hexadecimal address");
-	return NULL;
-}
-
-static int cmd_lookup(struct context *ctx, char **addrs, int nr_addrs)
-{
-	const struct kms_symbols *s = ctx->syms;
-	struct by_address idx;
-	struct kms_error *err;
-	int i, status = 0;
-
-	err = index_by_address(s, &idx);
-	if (err) {
-		kms_error_report(PROG, err);
-		return 1;
-	}
-	for (i = 0; i < nr_addrs; i++) {
-		const struct kms_symbol *sym;
-		uint32_t cursor = KMS_NONE;
-		size_t lo = 0, hi = idx.nr, next;
-		uint64_t addr = 0, size;
-
-		err = parse_address(addrs[i], &addr);
-		if (err) {
-			kms_error_report(PROG, err);
-			status = 1;
-			continue;
-		}
-		/* The last symbol at or below addr, first of its aliases. */
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-
-			if (idx.syms[mid]->address <= addr)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		if (lo == 0) {
-			fprintf(stderr, PROG ": %s: below the first symbol\n",
-				addrs[i]);
-			status = 1;
-			continue;
-		}
-		sym = idx.syms[lo - 1];
-		while (lo - 1 > 0 && idx.syms[lo - 2]->address == sym->address)
-			sym = idx.syms[--lo - 1];
-		for (next = lo; next < idx.nr &&
-		     idx.syms[next]->address == sym->address; next++)
-			;
-		if (next < idx.nr)
-			size = idx.syms[next]->address - sym->address;
-		else
-			size = sym->size;
-		if (addr - sym->address >= size && size) {
-			fprintf(stderr, PROG ": %s: past the end of %s\n",
-				addrs[i], sym->name);
-			status = 1;
-			continue;
-		}
-		printf("%s+0x%llx/0x%llx", sym->name,
-		       (unsigned long long)(addr - sym->address),
-		       (unsigned long long)size);
-		if (kms_is_text_type(sym->type))
-			kms_print_object(stdout, ctx->tables,
-					 kms_address_object(ctx->tables,
-							    s->text_address,
-							    sym->address,
-							    &cursor),
-					 " ");
-		putchar('\n');
-	}
-	free(idx.syms);
-	return status;
+	*ret = strtoull(text, &end, 0);
+	return errno || !*text || *end ? -1 : 0;
 }
 
 int main(int argc, char **argv)
@@ -232,45 +210,90 @@ int main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "tables", required_argument, NULL, 't' },
 		{ "symbols", required_argument, NULL, 'S' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "module", required_argument, NULL, 'm' },
+		{ "objfile", required_argument, NULL, 'o' },
+		{ "kaslr-offset", required_argument, NULL, 'k' },
+		{ "kallsyms", required_argument, NULL, 'K' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	enum kms_symbol_source source = KMS_SYMBOLS_AUTO;
-	struct context ctx = { 0 };
-	const char *tables = NULL, *cmd;
+	struct options opts = { .source = KMS_SYMBOLS_AUTO };
+	struct inspector in = { .opts = &opts };
+	const struct command *cmd = NULL;
+	unsigned int used = 0;
 	struct kms_error *err;
-	int c, status;
+	int c, status, nargs;
+	size_t i;
 
-	while ((c = getopt_long(argc, argv, "+t:S:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'V': puts(PROG " " KMS_VERSION_STRING); return 0;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
-		}
+	if (argc >= 2 && !strcmp(argv[1], "--version")) {
+		puts(PROG " " KMS_VERSION_STRING);
+		return 0;
 	}
-	if (optind >= argc) {
+	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		usage(stdout);
+		return 0;
+	}
+	if (argc < 2) {
 		usage(stderr);
 		return 2;
 	}
-	cmd = argv[optind++];
-	while ((c = getopt_long(argc, argv, "t:S:h", longopts, NULL)) != -1) {
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			cmd = &commands[i];
+	if (!cmd) {
+		fprintf(stderr, PROG ": unknown command \"%s\"; see " PROG " --help\n",
+			argv[1]);
+		return 2;
+	}
+
+	optind = 2;
+	while ((c = getopt_long(argc, argv, "t:S:jm:o:k:K:h", longopts,
+				NULL)) != -1) {
 		switch (c) {
 		case 't':
-			tables = optarg;
+			opts.tables = optarg;
+			used |= OPT_TABLES;
 			break;
 		case 'S':
+			used |= OPT_SYMBOLS;
 			if (!strcmp(optarg, "auto")) {
-				source = KMS_SYMBOLS_AUTO;
+				opts.source = KMS_SYMBOLS_AUTO;
 			} else if (!strcmp(optarg, "kallsyms")) {
-				source = KMS_SYMBOLS_KALLSYMS;
+				opts.source = KMS_SYMBOLS_KALLSYMS;
 			} else if (!strcmp(optarg, "symtab")) {
-				source = KMS_SYMBOLS_SYMTAB;
+				opts.source = KMS_SYMBOLS_SYMTAB;
 			} else {
 				fprintf(stderr, PROG ": unknown symbol source \"%s\" (auto, kallsyms, symtab)\n",
 					optarg);
 				return 2;
 			}
+			break;
+		case 'j':
+			opts.json = true;
+			used |= OPT_JSON;
+			break;
+		case 'm':
+			opts.module = optarg;
+			used |= OPT_FILTER;
+			break;
+		case 'o':
+			opts.objfile = optarg;
+			used |= OPT_FILTER;
+			break;
+		case 'k':
+			if (parse_number(optarg, &opts.kaslr_offset)) {
+				fprintf(stderr, PROG ": --kaslr-offset: \"%s\" is not a number\n",
+					optarg);
+				return 2;
+			}
+			opts.have_kaslr_offset = true;
+			used |= OPT_KASLR;
+			break;
+		case 'K':
+			opts.kallsyms = optarg;
+			used |= OPT_KASLR;
 			break;
 		case 'h':
 			usage(stdout);
@@ -280,22 +303,43 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if ((strcmp(cmd, "list") && strcmp(cmd, "lookup")) ||
-	    optind >= argc || (!strcmp(cmd, "list") && optind != argc - 1) ||
-	    (!strcmp(cmd, "lookup") && optind > argc - 2)) {
-		usage(stderr);
+	if (used & ~cmd->options) {
+		fprintf(stderr, PROG ": %s does not take some of these options; see " PROG " --help\n",
+			cmd->name);
 		return 2;
 	}
-	err = open_context(argv[optind], tables, source, &ctx);
-	if (err) {
-		kms_error_report(PROG, err);
-		close_context(&ctx);
-		return 1;
+	if (opts.have_kaslr_offset && opts.kallsyms) {
+		fprintf(stderr, PROG ": --kaslr-offset and --kallsyms exclude each other\n");
+		return 2;
 	}
-	if (!strcmp(cmd, "list"))
-		status = cmd_list(&ctx);
-	else
-		status = cmd_lookup(&ctx, argv + optind + 1, argc - optind - 1);
-	close_context(&ctx);
+	nargs = argc - optind - 1;
+	if (nargs < cmd->min_args || (cmd->max_args >= 0 && nargs > cmd->max_args)) {
+		fprintf(stderr, "usage: " PROG " %s [options] VMLINUX %s\n",
+			cmd->name, cmd->args);
+		return 2;
+	}
+
+	in.vmlinux = argv[optind];
+	json_init(&in.json, stdout);
+	err = kms_elf_open(in.vmlinux, &in.elf);
+	if (!err)
+		err = kms_symbols_read(in.elf, opts.source, &in.syms);
+	if (!err)
+		err = kms_tables_load(opts.tables ? opts.tables : in.vmlinux,
+				      &in.tables);
+	if (err) {
+		status = inspector_fail(err);
+	} else {
+		status = cmd->run(&in, nargs, argv + optind + 1);
+		if (fflush(stdout) || ferror(stdout)) {
+			fprintf(stderr, PROG ": standard output: %s\n",
+				strerror(errno));
+			status = 1;
+		}
+	}
+	free(in.by_address);
+	kms_tables_destroy(in.tables);
+	kms_symbols_destroy(in.syms);
+	kms_elf_close(in.elf);
 	return status;
 }

@@ -27,13 +27,15 @@ WARN += -Werror
 endif
 CFLAGS ?= -O2 -g
 ALL_CFLAGS := -std=gnu11 $(WARN) $(CFLAGS) $(SAN_FLAGS) \
-	      -Isidecar/include -D_GNU_SOURCE \
+	      -Isidecar/include -Isidecar/gen -D_GNU_SOURCE \
 	      -DKMS_VERSION_STRING='"$(VERSION)"' -MMD -MP
 LDLIBS := -ldw -lelf -lzstd
 ALL_LDFLAGS := $(LDFLAGS) $(SAN_FLAGS)
 
-LIB_SRCS := $(wildcard sidecar/lib/*.c sidecar/inputs/*.c)
-GEN_SRCS := $(wildcard sidecar/gen/*.c)
+# The attribution core serves the generator and the inspector's verify.
+LIB_SRCS := $(wildcard sidecar/lib/*.c sidecar/inputs/*.c) \
+	    sidecar/gen/attribution.c
+GEN_SRCS := $(filter-out sidecar/gen/attribution.c,$(wildcard sidecar/gen/*.c))
 TOOL_SRCS := $(wildcard tools/*.c)
 
 LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o)

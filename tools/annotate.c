@@ -49,3 +49,24 @@ void kms_print_object(FILE *f, const struct kms_tables *t, uint32_t obj,
 	if (name)
 		fprintf(f, "%s{%s}", n ? " " : "", name);
 }
+
+void kms_format_object(char *buf, size_t size, const struct kms_tables *t,
+		       uint32_t obj, bool modules_only)
+{
+	uint32_t list, n, k;
+	const char *name;
+	size_t used = 0;
+
+	if (size)
+		buf[0] = '\0';
+	if (obj == KMS_NONE)
+		return;
+	list = kms_object_modlist(t, obj);
+	n = list == KMS_NONE ? 0 : kms_modlist_count(t, list);
+	for (k = 0; k < n && used < size; k++)
+		used += snprintf(buf + used, size - used, "%s[%s]", k ? " " : "",
+				 kms_modlist_name(t, list, k));
+	name = kms_object_name(t, obj);
+	if (name && !modules_only && used < size)
+		snprintf(buf + used, size - used, "%s{%s}", n ? " " : "", name);
+}

@@ -6,6 +6,8 @@
 #ifndef KMS_ANNOTATE_H
 #define KMS_ANNOTATE_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -25,5 +27,12 @@ uint32_t kms_address_object(const struct kms_tables *t, uint64_t text_address,
  */
 void kms_print_object(FILE *f, const struct kms_tables *t, uint32_t obj,
 		      const char *sep);
+
+/*
+ * The same into @buf: "[m1] [m2] {name}", "" for KMS_NONE.  @modules_only
+ * leaves out the name.  Truncates to @size like snprintf().
+ */
+void kms_format_object(char *buf, size_t size, const struct kms_tables *t,
+		       uint32_t obj, bool modules_only);
 
 #endif /* KMS_ANNOTATE_H */

@@ -111,20 +111,6 @@ static const char *parse_query(const char *text, struct query *q)
 	return NULL;
 }
 
-/* "[a] [b]" of object @obj, into @buf. */
-static void format_modules(const struct kms_tables *t, uint32_t obj,
-			   char *buf, size_t size)
-{
-	uint32_t list = obj == KMS_NONE ? KMS_NONE : kms_object_modlist(t, obj);
-	uint32_t k, n = list == KMS_NONE ? 0 : kms_modlist_count(t, list);
-	size_t used = 0;
-
-	buf[0] = '\0';
-	for (k = 0; k < n && used < size; k++)
-		used += snprintf(buf + used, size - used, "%s[%s]",
-				 k ? " " : "", kms_modlist_name(t, list, k));
-}
-
 static bool matches(struct inspector *in, const struct query *q,
 		    uint32_t obj)
 {
@@ -133,7 +119,7 @@ static bool matches(struct inspector *in, const struct query *q,
 	char mods[4096];
 
 	if (q->modules) {
-		format_modules(in->tables, obj, mods, sizeof(mods));
+		kms_format_object(mods, sizeof(mods), in->tables, obj, true);
 		if (strcmp(mods, q->modules))
 			return false;
 	}
@@ -263,8 +249,8 @@ out:
 }
 
 /* The KASLR offset from a copy of /proc/kallsyms: its _text vs ours. */
-static struct kms_error *offset_from_kallsyms(struct inspector *in,
-					      uint64_t *ret)
+struct kms_error *inspector_kaslr_from_kallsyms(struct inspector *in,
+						uint64_t *ret)
 {
 	const char *path = in->opts->kallsyms;
 	char *line = NULL;
@@ -303,7 +289,7 @@ int cmd_lookup(struct inspector *in, int argc, char **argv)
 	int a, status = 0;
 
 	if (in->opts->kallsyms) {
-		err = offset_from_kallsyms(in, &kaslr);
+		err = inspector_kaslr_from_kallsyms(in, &kaslr);
 		if (err)
 			return inspector_fail(err);
 	}

@@ -29,6 +29,10 @@ struct options {
 	bool have_kaslr_offset;
 	uint64_t kaslr_offset;		/* lookup --kaslr-offset */
 	const char *kallsyms;		/* lookup --kallsyms FILE */
+	const char *build_dir;		/* verify -b */
+	const char *map;		/* verify --map */
+	const char *o_map;		/* verify --o-map */
+	const char *builtin;		/* verify --builtin */
 };
 
 struct inspector {
@@ -59,6 +63,10 @@ uint32_t inspector_object(struct inspector *in, const struct kms_symbol *sym,
 /* "modules": [...], "objfile": ... of object entry @obj. */
 void inspector_json_attribution(struct inspector *in, uint32_t obj);
 
+/* The KASLR offset from opts->kallsyms, a copy of /proc/kallsyms. */
+struct kms_error *inspector_kaslr_from_kallsyms(struct inspector *in,
+						uint64_t *ret);
+
 /* Print "PROG: message" and return 1. */
 int inspector_fail(struct kms_error *err);
 
@@ -69,5 +77,7 @@ int cmd_ambiguous(struct inspector *in, int argc, char **argv);
 int cmd_modules(struct inspector *in, int argc, char **argv);
 int cmd_stats(struct inspector *in, int argc, char **argv);
 int cmd_dump(struct inspector *in, int argc, char **argv);
+int cmd_decode(struct inspector *in, int argc, char **argv);
+int cmd_verify(struct inspector *in, int argc, char **argv);
 
 #endif /* KMS_INSPECTOR_H */

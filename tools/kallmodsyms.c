@@ -25,6 +25,7 @@ enum {
 	OPT_JSON = 1 << 2,
 	OPT_FILTER = 1 << 3,
 	OPT_KASLR = 1 << 4,
+	OPT_BUILD = 1 << 5,
 };
 
 static const struct command {
@@ -55,6 +56,12 @@ static const struct command {
 	  "counts and sizes of the tables" },
 	{ "dump", cmd_dump, "", 0, 0, OPT_TABLES | OPT_JSON,
 	  "the decoded tables" },
+	{ "verify", cmd_verify, "", 0, 0,
+	  OPT_TABLES | OPT_SYMBOLS | OPT_BUILD,
+	  "do the tables agree with VMLINUX (and its build)?" },
+	{ "decode", cmd_decode, "< LOG", 0, 0,
+	  OPT_TABLES | OPT_SYMBOLS | OPT_KASLR,
+	  "a kernel log or oops, with [module] {objfile} added" },
 };
 
 static void usage(FILE *f)
@@ -76,8 +83,12 @@ static void usage(FILE *f)
 		"  -m, --module MOD        list: only symbols of built-in module MOD\n"
 		"  -o, --objfile OBJ       list: only symbols printed with {OBJ}\n"
 		"  -k, --kaslr-offset N    lookup: addresses are of a kernel relocated by N\n"
-		"  -K, --kallsyms FILE     lookup: take the offset from a copy of the running\n"
-		"                          kernel's /proc/kallsyms or /proc/kallmodsyms\n"
+		"  -K, --kallsyms FILE     lookup, decode: take the offset from a copy of\n"
+		"                          the running kernel's /proc/kallsyms\n"
+		"  -b, --build-dir DIR     verify: regenerate from this build tree's maps,\n"
+		"                          .cmd files and modules.builtin\n"
+		"      --map, --o-map, --builtin FILE\n"
+		"                          verify: as kallmodsyms-gen -m, -M, -B\n"
 		"      --version           print the version\n"
 		"  -h, --help              this text\n"
 		"\n"
@@ -215,6 +226,10 @@ int main(int argc, char **argv)
 		{ "objfile", required_argument, NULL, 'o' },
 		{ "kaslr-offset", required_argument, NULL, 'k' },
 		{ "kallsyms", required_argument, NULL, 'K' },
+		{ "build-dir", required_argument, NULL, 'b' },
+		{ "map", required_argument, NULL, 'M' },
+		{ "o-map", required_argument, NULL, 'O' },
+		{ "builtin", required_argument, NULL, 'B' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -249,7 +264,7 @@ int main(int argc, char **argv)
 	}
 
 	optind = 2;
-	while ((c = getopt_long(argc, argv, "t:S:jm:o:k:K:h", longopts,
+	while ((c = getopt_long(argc, argv, "t:S:jm:o:k:K:b:h", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 't':
@@ -294,6 +309,22 @@ int main(int argc, char **argv)
 		case 'K':
 			opts.kallsyms = optarg;
 			used |= OPT_KASLR;
+			break;
+		case 'b':
+			opts.build_dir = optarg;
+			used |= OPT_BUILD;
+			break;
+		case 'M':
+			opts.map = optarg;
+			used |= OPT_BUILD;
+			break;
+		case 'O':
+			opts.o_map = optarg;
+			used |= OPT_BUILD;
+			break;
+		case 'B':
+			opts.builtin = optarg;
+			used |= OPT_BUILD;
 			break;
 		case 'h':
 			usage(stdout);

@@ -176,6 +176,55 @@ print(r["symbol"], r["offset"], r["modules"], r["objfile"], r["address"] == "0x'
 event_show 0x0 ['mod_b'] None True
 EOF
 
+# decode: call traces get [module] {objfile} where the name and size pick
+# one instance; a loadable module's symbol and an instance that the size
+# cannot pick are left alone; raw addresses are named.
+s_inode=$(nm -S "$v" | awk '$4 == "ext9_helper"' | sort | sed -n 1p)
+a_inode=${s_inode%% *}
+size_inode=$(kms find -t fx.kms "$v" ext9_helper | sed -n 1p | sed -E 's#.*/(0x[0-9a-f]+).*#\1#')
+size_probe=$(kms find -t fx.kms "$v" liquid_probe | sed -E 's#.*/(0x[0-9a-f]+).*#\1#')
+size_event=$(kms find -t fx.kms "$v" event_show | sed -n 1p | sed -E 's#.*/(0x[0-9a-f]+).*#\1#')
+cat > oops <<EOF
+WARNING: CPU: 0 PID: 1 at fs/ext9/inode.c:12 ext9_helper+0x2/$size_inode
+RIP: 0010:ext9_helper+0x2/$size_inode
+Call Trace:
+ <TASK>
+ liquid_probe+0x1/$size_probe
+ event_show+0x1/$size_event
+ foo+0x1/0x2 [ext4]
+ [<$a_inode>] x
+ </TASK>
+EOF
+kms decode -t fx.kms "$v" < oops > decoded 2>&1 || fail "decode"
+testrun_compare cat decoded <<EOF
+WARNING: CPU: 0 PID: 1 at fs/ext9/inode.c:12 ext9_helper+0x2/$size_inode [ext9] {inode.o}
+RIP: 0010:ext9_helper+0x2/$size_inode [ext9] {inode.o}
+Call Trace:
+ <TASK>
+ liquid_probe+0x1/$size_probe [liquid] [liquid_vf]
+ event_show+0x1/$size_event
+ foo+0x1/0x2 [ext4]
+ [<$a_inode>] ext9_helper+0x0/$size_inode [ext9] {inode.o} x
+ </TASK>
+EOF
+
+# verify: the tables agree with the image, and with the build; tables
+# made from other inputs do not.
+testrun_compare kms verify -t fx.kms "$v" <<'EOF'
+agree: 18 ranges; 0 text symbols compared with the build
+EOF
+testrun_compare kms verify -t fx.kms -b "$fx" "$v" <<'EOF'
+agree: 18 ranges, 34 text symbols compared with the build
+EOF
+grep -v liquid_vf "$fx/modules.builtin" > other.builtin
+kms verify -t fx.kms -b "$fx" --builtin other.builtin "$v" > out
+[ $? = 1 ] || fail "verify against other inputs must exit 1"
+testrun_compare sh -c "cut -d' ' -f2- out" <<'EOF'
+liquid_probe: the tables say [liquid] [liquid_vf], the build says [liquid]
+liquid_common_init: the tables say [liquid] [liquid_vf], the build says [liquid]
+liquid_vf_init: the tables say [liquid_vf], the build says (core)
+EOF
+
 # Usage errors exit 2.
 testrun_error 2 'kallmodsyms: unknown command "frob"; see kallmodsyms --help' kms frob "$v"
 testrun_error 2 "kallmodsyms: stats does not take some of these options; see kallmodsyms --help" \

@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * decode: read a kernel log or oops and write it back with [module]
+ * {objfile} after each core-kernel symbol they tell apart, the way
+ * scripts/decode_stacktrace.sh adds file:line.
+ *
+ * Recognised: "func+0x1c/0x50" (call traces, RIP: lines; the size picks
+ * among same-named instances), and "[<ffffffff81234567>]" raw addresses
+ * (relocated with --kaslr-offset or --kallsyms).  A symbol already followed
+ * by " [module]" belongs to a loadable module and is left alone.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <kms/format.h>
+
+#include "annotate.h"
+#include "inspector.h"
+
+static bool is_symbol_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_' || c == '.' || c == '$';
+}
+
+/*
+ * If @p starts "name+0xOFF/0xSIZE", return its length and the pieces.
+ * @line is the start of the line, to check what precedes the name.
+ */
+static size_t match_symbol(const char *line, const char *p, char *name,
+			   size_t name_cap, uint64_t *size)
+{
+	const char *q = p, *plus;
+	char *end;
+
+	if (p > line && is_symbol_char(p[-1]))
+		return 0;
+	while (is_symbol_char(*q))
+		q++;
+	if (q == p || *q != '+' || (size_t)(q - p) >= name_cap)
+		return 0;
+	plus = q;
+	if (strncmp(plus + 1, "0x", 2))
+		return 0;
+	strtoull(plus + 3, &end, 16);
+	if (end == plus + 3 || *end != '/' || strncmp(end + 1, "0x", 2))
+		return 0;
+	*size = strtoull(end + 3, &end, 16);
+	memcpy(name, p, q - p);
+	name[q - p] = '\0';
+	return end - p;
+}
+
+/* The one text instance of @name of @size, or KMS_NONE - 1 if none/many. */
+static bool resolve_by_size(struct inspector *in, const char *name,
+			    uint64_t size, uint32_t *ret_obj)
+{
+	uint32_t cursor = KMS_NONE, obj = KMS_NONE;
+	size_t i, nr = 0, same_print = 0;
+
+	for (i = 0; i < in->syms->nr; i++) {
+		const struct kms_symbol *s = &in->syms->syms[i];
+		uint32_t o;
+
+		if (!kms_is_text_type(s->type) || strcmp(s->name, name) ||
+		    inspector_symbol_size(in, s) != size)
+			continue;
+		o = inspector_object(in, s, &cursor);
+		if (!nr++)
+			obj = o;
+		same_print += o == obj;
+	}
+	/* Several instances of one size: fine if they print alike. */
+	if (!nr || same_print != nr)
+		return false;
+	*ret_obj = obj;
+	return true;
+}
+
+int cmd_decode(struct inspector *in, int argc, char **argv)
+{
+	uint64_t kaslr = in->opts->kaslr_offset;
+	char *line = NULL, name[512];
+	size_t cap = 0;
+	ssize_t len;
+
+	(void)argc;
+	(void)argv;
+	if (in->opts->kallsyms) {
+		struct kms_error *err = inspector_kaslr_from_kallsyms(in, &kaslr);
+
+		if (err)
+			return inspector_fail(err);
+	}
+	while ((len = getline(&line, &cap, stdin)) >= 0) {
+		const char *p = line;
+
+		while (*p) {
+			uint64_t size, addr;
+			uint32_t obj;
+			size_t n;
+
+			if (!strncmp(p, "[<", 2) && isxdigit((unsigned char)p[2])) {
+				char *end;
+
+				addr = strtoull(p + 2, &end, 16);
+				if (!strncmp(end, ">]", 2)) {
+					const struct kms_symbol *sym;
+					uint32_t cursor = KMS_NONE;
+
+					fwrite(p, 1, end + 2 - p, stdout);
+					p = end + 2;
+					sym = addr >= kaslr ?
+					      inspector_symbol_at(in, addr - kaslr, &size) :
+					      NULL;
+					if (sym) {
+						obj = inspector_object(in, sym, &cursor);
+						printf(" %s+0x%llx/0x%llx", sym->name,
+						       (unsigned long long)(addr - kaslr - sym->address),
+						       (unsigned long long)size);
+						kms_print_object(stdout, in->tables, obj, " ");
+					}
+					continue;
+				}
+			}
+			n = match_symbol(line, p, name, sizeof(name), &size);
+			if (!n) {
+				putchar(*p++);
+				continue;
+			}
+			fwrite(p, 1, n, stdout);
+			p += n;
+			/* A loadable module's symbol says so already. */
+			if (p[0] == ' ' && p[1] == '[')
+				continue;
+			if (resolve_by_size(in, name, size, &obj))
+				kms_print_object(stdout, in->tables, obj, " ");
+		}
+	}
+	free(line);
+	return 0;
+}

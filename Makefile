@@ -71,9 +71,12 @@ check: tests
 	$(MAKE) SANITIZE=1 tests
 	tests/run-tests.sh
 
+MANDIR ?= $(PREFIX)/share/man
+
 install: all
-	install -d $(DESTDIR)$(BINDIR)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
 	install -m 755 $(PROGS) $(DESTDIR)$(BINDIR)
+	install -m 644 tools/kallmodsyms.1 $(DESTDIR)$(MANDIR)/man1
 
 clean:
 	rm -rf build build-asan

@@ -1,0 +1,36 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# decode on a real call trace: boot the small kernel with
+# kms_sample_a.warn=1, so that kms_sample_a's kms_sample_show() -- one of
+# nine functions of that name -- WARN()s, and decode the log offline.
+. "$(dirname "$0")/../lib.sh"
+. "$tests_dir/kernel/qemu.sh"
+
+[ -f "${KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}" ] || {
+	echo "linux-source-6.12 is not installed"
+	exit 77
+}
+[ "${KMS_MODE:-plain}" = plain ] || { echo "boots once, in plain mode"; exit 77; }
+kbuild=$("$tests_dir/kernel/build.sh" small) || { fail "kernel build"; exit 1; }
+cd "$tmp" || exit 1
+
+cat > guest.sh <<'EOF'
+echo "@@@ dmesg"
+dmesg
+EOF
+make_initramfs initrd.gz guest.sh
+boot "$kbuild/arch/x86/boot/bzImage" initrd.gz out nokaslr kms_sample_a.warn=1 ||
+	{ fail "boot"; exit 1; }
+
+kms decode "$kbuild/vmlinux" < out/dmesg > decoded || fail "decode"
+# The lines naming the sample, offsets and sizes masked, timestamps cut.
+sed -E 's/^\[ *[0-9.]+\] //; s#\+0x[0-9a-f]+/0x[0-9a-f]+#+OFF/SIZE#g; s/a_main\.c:[0-9]+/a_main.c:LINE/' \
+	decoded | grep -E 'kms_sample' > lines
+testrun_compare cat lines <<'EOF'
+WARNING: CPU: 0 PID: 1 at samples/kallmodsyms/a_main.c:LINE kms_sample_show+OFF/SIZE [kms_sample_a]
+RIP: 0010:kms_sample_show+OFF/SIZE [kms_sample_a]
+ kms_sample_a_init+OFF/SIZE [kms_sample_a]
+EOF
+
+finish

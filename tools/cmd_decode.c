@@ -7,9 +7,12 @@
  * Recognised: "func+0x1c/0x50" (call traces, RIP: lines; the size picks
  * among same-named instances), and "[<ffffffff81234567>]" raw addresses
  * (relocated with --kaslr-offset or --kallsyms).  A symbol already followed
- * by " [module]" belongs to a loadable module and is left alone.
+ * by " [module]" belongs to a loadable module and is left alone.  When the
+ * vmlinux has DWARF, the source file:line follows, as with
+ * scripts/decode_stacktrace.sh.
  */
 #include <ctype.h>
+#include <elfutils/libdwfl.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,7 +31,7 @@ static bool is_symbol_char(char c)
  * @line is the start of the line, to check what precedes the name.
  */
 static size_t match_symbol(const char *line, const char *p, char *name,
-			   size_t name_cap, uint64_t *size)
+			   size_t name_cap, uint64_t *size, uint64_t *offset)
 {
 	const char *q = p, *plus;
 	char *end;
@@ -42,7 +45,7 @@ static size_t match_symbol(const char *line, const char *p, char *name,
 	plus = q;
 	if (strncmp(plus + 1, "0x", 2))
 		return 0;
-	strtoull(plus + 3, &end, 16);
+	*offset = strtoull(plus + 3, &end, 16);
 	if (end == plus + 3 || *end != '/' || strncmp(end + 1, "0x", 2))
 		return 0;
 	*size = strtoull(end + 3, &end, 16);
@@ -51,9 +54,61 @@ static size_t match_symbol(const char *line, const char *p, char *name,
 	return end - p;
 }
 
-/* The one text instance of @name of @size, or KMS_NONE - 1 if none/many. */
+/* Line tables, when the image has DWARF. */
+struct lines {
+	Dwfl *dwfl;
+	Dwfl_Module *mod;
+};
+
+static const Dwfl_Callbacks offline_callbacks = {
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+};
+
+static void open_lines(struct inspector *in, struct lines *l)
+{
+	l->dwfl = NULL;
+	l->mod = NULL;
+	if (!kms_elf_section(in->elf, ".debug_info") &&
+	    !kms_elf_section(in->elf, ".debug_line"))
+		return;
+	l->dwfl = dwfl_begin(&offline_callbacks);
+	if (!l->dwfl)
+		return;
+	l->mod = dwfl_report_offline(l->dwfl, "vmlinux", in->vmlinux, -1);
+	dwfl_report_end(l->dwfl, NULL, NULL);
+}
+
+/* " file:line" of link-time @addr, relative to its compilation directory. */
+static void print_line(struct lines *l, uint64_t addr)
+{
+	const char *file, *dir;
+	Dwfl_Line *line;
+	size_t len;
+	int lineno;
+
+	if (!l->mod)
+		return;
+	line = dwfl_module_getsrc(l->mod, addr);
+	if (!line)
+		return;
+	file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
+	if (!file)
+		return;
+	dir = dwfl_line_comp_dir(line);
+	len = dir ? strlen(dir) : 0;
+	if (len && !strncmp(file, dir, len) && file[len] == '/')
+		file += len + 1;
+	printf(" %s:%d", file, lineno);
+}
+
+/*
+ * The text instance of @name of @size: its object entry and address.
+ * False when there is none, or several that do not print alike.
+ */
 static bool resolve_by_size(struct inspector *in, const char *name,
-			    uint64_t size, uint32_t *ret_obj)
+			    uint64_t size, uint32_t *ret_obj,
+			    uint64_t *ret_address)
 {
 	uint32_t cursor = KMS_NONE, obj = KMS_NONE;
 	size_t i, nr = 0, same_print = 0;
@@ -66,21 +121,24 @@ static bool resolve_by_size(struct inspector *in, const char *name,
 		    inspector_symbol_size(in, s) != size)
 			continue;
 		o = inspector_object(in, s, &cursor);
-		if (!nr++)
+		if (!nr++) {
 			obj = o;
+			*ret_address = s->address;
+		}
 		same_print += o == obj;
 	}
 	/* Several instances of one size: fine if they print alike. */
 	if (!nr || same_print != nr)
 		return false;
 	*ret_obj = obj;
-	return true;
+	return nr == 1 || obj != KMS_NONE;
 }
 
 int cmd_decode(struct inspector *in, int argc, char **argv)
 {
 	uint64_t kaslr = in->opts->kaslr_offset;
 	char *line = NULL, name[512];
+	struct lines lines;
 	size_t cap = 0;
 	ssize_t len;
 
@@ -92,11 +150,12 @@ int cmd_decode(struct inspector *in, int argc, char **argv)
 		if (err)
 			return inspector_fail(err);
 	}
+	open_lines(in, &lines);
 	while ((len = getline(&line, &cap, stdin)) >= 0) {
 		const char *p = line;
 
 		while (*p) {
-			uint64_t size, addr;
+			uint64_t size, addr = 0, offset = 0;
 			uint32_t obj;
 			size_t n;
 
@@ -119,11 +178,13 @@ int cmd_decode(struct inspector *in, int argc, char **argv)
 						       (unsigned long long)(addr - kaslr - sym->address),
 						       (unsigned long long)size);
 						kms_print_object(stdout, in->tables, obj, " ");
+						print_line(&lines, addr - kaslr);
 					}
 					continue;
 				}
 			}
-			n = match_symbol(line, p, name, sizeof(name), &size);
+			n = match_symbol(line, p, name, sizeof(name), &size,
+					 &offset);
 			if (!n) {
 				putchar(*p++);
 				continue;
@@ -133,10 +194,14 @@ int cmd_decode(struct inspector *in, int argc, char **argv)
 			/* A loadable module's symbol says so already. */
 			if (p[0] == ' ' && p[1] == '[')
 				continue;
-			if (resolve_by_size(in, name, size, &obj))
+			if (resolve_by_size(in, name, size, &obj, &addr)) {
 				kms_print_object(stdout, in->tables, obj, " ");
+				print_line(&lines, addr + offset);
+			}
 		}
 	}
 	free(line);
+	if (lines.dwfl)
+		dwfl_end(lines.dwfl);
 	return 0;
 }

@@ -22,7 +22,8 @@ cd "$out"
 
 cflags="-O1 -fno-toplevel-reorder -fno-reorder-functions -fno-pic -fno-pie
 	-mcmodel=kernel -ffreestanding -fno-asynchronous-unwind-tables
-	-fno-stack-protector -fcf-protection=none -fno-inline-small-functions"
+	-fno-stack-protector -fcf-protection=none -fno-inline-small-functions
+	-g -fdebug-prefix-map=$src/="
 
 # object  module-paths (space separated; "-" for none)
 objects="

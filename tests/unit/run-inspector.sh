@@ -177,8 +177,9 @@ event_show 0x0 ['mod_b'] None True
 EOF
 
 # decode: call traces get [module] {objfile} where the name and size pick
-# one instance; a loadable module's symbol and an instance that the size
-# cannot pick are left alone; raw addresses are named.
+# one instance, and file:line from the fixture's DWARF; a loadable
+# module's symbol and an instance that the size cannot pick are left alone;
+# raw addresses are named.
 s_inode=$(nm -S "$v" | awk '$4 == "ext9_helper"' | sort | sed -n 1p)
 a_inode=${s_inode%% *}
 size_inode=$(kms find -t fx.kms "$v" ext9_helper | sed -n 1p | sed -E 's#.*/(0x[0-9a-f]+).*#\1#')
@@ -197,14 +198,14 @@ Call Trace:
 EOF
 kms decode -t fx.kms "$v" < oops > decoded 2>&1 || fail "decode"
 testrun_compare cat decoded <<EOF
-WARNING: CPU: 0 PID: 1 at fs/ext9/inode.c:12 ext9_helper+0x2/$size_inode [ext9] {inode.o}
-RIP: 0010:ext9_helper+0x2/$size_inode [ext9] {inode.o}
+WARNING: CPU: 0 PID: 1 at fs/ext9/inode.c:12 ext9_helper+0x2/$size_inode [ext9] {inode.o} fs/ext9/inode.c:6
+RIP: 0010:ext9_helper+0x2/$size_inode [ext9] {inode.o} fs/ext9/inode.c:6
 Call Trace:
  <TASK>
- liquid_probe+0x1/$size_probe [liquid] [liquid_vf]
+ liquid_probe+0x1/$size_probe [liquid] [liquid_vf] drivers/net/liquid/common.c:4
  event_show+0x1/$size_event
  foo+0x1/0x2 [ext4]
- [<$a_inode>] ext9_helper+0x0/$size_inode [ext9] {inode.o} x
+ [<$a_inode>] ext9_helper+0x0/$size_inode [ext9] {inode.o} fs/ext9/inode.c:6 x
  </TASK>
 EOF
 

@@ -119,3 +119,22 @@ testrun_error_match() {
 		fail "$*: unexpected stdout"
 	fi
 }
+
+# need_kernel CONFIG: build (or reuse) the test kernel of that config into
+# $kbuild; the test is skipped where linux-source-6.12 is not installed.
+need_kernel() {
+	[ -f "${KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}" ] || {
+		echo "linux-source-6.12 is not installed"
+		exit 77
+	}
+	kbuild=$("$tests_dir/kernel/build.sh" "$1") || {
+		fail "kernel build ($1)"
+		exit 1
+	}
+}
+
+# plain_only WHAT: tests that boot or relink do it once, with the plain
+# build; the tools' runs under the sanitizers are covered elsewhere.
+plain_only() {
+	[ "${KMS_MODE:-plain}" = plain ] || { echo "$1 once, in plain mode"; exit 77; }
+}

@@ -6,12 +6,8 @@
 . "$(dirname "$0")/../lib.sh"
 . "$tests_dir/kernel/qemu.sh"
 
-[ -f "${KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}" ] || {
-	echo "linux-source-6.12 is not installed"
-	exit 77
-}
-[ "${KMS_MODE:-plain}" = plain ] || { echo "boots once, in plain mode"; exit 77; }
-kbuild=$("$tests_dir/kernel/build.sh" defconfig) || { fail "kernel build"; exit 1; }
+plain_only boots
+need_kernel defconfig
 cd "$tmp" || exit 1
 
 write_listing_guest guest.sh

@@ -7,12 +7,8 @@
 . "$(dirname "$0")/../lib.sh"
 . "$tests_dir/kernel/qemu.sh"
 
-[ -f "${KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}" ] || {
-	echo "linux-source-6.12 is not installed"
-	exit 77
-}
-[ "${KMS_MODE:-plain}" = plain ] || { echo "boots once, in plain mode"; exit 77; }
-kbuild=$("$tests_dir/kernel/build.sh" small) || { fail "kernel build"; exit 1; }
+plain_only boots
+need_kernel small
 cd "$tmp" || exit 1
 
 cat > guest.sh <<'EOF'

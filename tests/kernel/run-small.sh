@@ -6,11 +6,7 @@
 # the kernel's own modules.builtin.ranges.
 . "$(dirname "$0")/../lib.sh"
 
-[ -f "${KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}" ] || {
-	echo "linux-source-6.12 is not installed"
-	exit 77
-}
-kbuild=$("$tests_dir/kernel/build.sh" small) || { fail "kernel build"; exit 1; }
+need_kernel small
 cd "$tmp" || exit 1
 
 kms_gen -q -f sidecar -o small.kms "$kbuild/vmlinux" || fail "generate"

@@ -7,12 +7,8 @@
 # the tables were stale), while the final check reads the real one.
 . "$(dirname "$0")/../lib.sh"
 
-[ -f "${KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}" ] || {
-	echo "linux-source-6.12 is not installed"
-	exit 77
-}
-[ "${KMS_MODE:-plain}" = plain ] || { echo "relinks once, in plain mode"; exit 77; }
-kbuild=$("$tests_dir/kernel/build.sh" small) || { fail "kernel build"; exit 1; }
+plain_only relinks
+need_kernel small
 src=$(cd "$kbuild/../src" && pwd)
 
 copy=$tmp/build

@@ -96,6 +96,30 @@ static void usage(FILE *f)
 		"resolve; find: some name has no symbol); 2 on bad usage.\n");
 }
 
+/* kallmodsyms COMMAND --help */
+static void command_usage(const struct command *cmd)
+{
+	printf("usage: " PROG " %s [options] VMLINUX %s\n\n%s.\n\nOptions:\n",
+	       cmd->name, cmd->args, cmd->help);
+	if (cmd->options & OPT_TABLES)
+		printf("  -t, --tables FILE       the tables from FILE instead of VMLINUX\n");
+	if (cmd->options & OPT_SYMBOLS)
+		printf("  -S, --symbols SOURCE    auto, kallsyms or symtab\n");
+	if (cmd->options & OPT_JSON)
+		printf("  -j, --json              JSON output\n");
+	if (cmd->options & OPT_FILTER)
+		printf("  -m, --module MOD        only symbols of built-in module MOD\n"
+		       "  -o, --objfile OBJ       only symbols printed with {OBJ}\n");
+	if (cmd->options & OPT_KASLR)
+		printf("  -k, --kaslr-offset N    addresses of a kernel relocated by N\n"
+		       "  -K, --kallsyms FILE     the offset from a copy of /proc/kallsyms\n"
+		       "                          (or /proc/kallmodsyms; --kallmodsyms too)\n");
+	if (cmd->options & OPT_BUILD)
+		printf("  -b, --build-dir DIR     regenerate from this build tree\n"
+		       "      --map, --o-map, --builtin FILE   as kallmodsyms-gen -m, -M, -B\n");
+	printf("\nSee kallmodsyms(1).\n");
+}
+
 int inspector_fail(struct kms_error *err)
 {
 	kms_error_report(PROG, err);
@@ -226,6 +250,7 @@ int main(int argc, char **argv)
 		{ "objfile", required_argument, NULL, 'o' },
 		{ "kaslr-offset", required_argument, NULL, 'k' },
 		{ "kallsyms", required_argument, NULL, 'K' },
+		{ "kallmodsyms", required_argument, NULL, 'K' },
 		{ "build-dir", required_argument, NULL, 'b' },
 		{ "map", required_argument, NULL, 'M' },
 		{ "o-map", required_argument, NULL, 'O' },
@@ -327,10 +352,10 @@ int main(int argc, char **argv)
 			used |= OPT_BUILD;
 			break;
 		case 'h':
-			usage(stdout);
+			command_usage(cmd);
 			return 0;
 		default:
-			usage(stderr);
+			fprintf(stderr, "see " PROG " %s --help\n", cmd->name);
 			return 2;
 		}
 	}

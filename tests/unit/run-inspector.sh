@@ -226,6 +226,12 @@ liquid_common_init: the tables say [liquid] [liquid_vf], the build says [liquid]
 liquid_vf_init: the tables say [liquid_vf], the build says (core)
 EOF
 
+# Each command has its own --help.
+for c in list lookup find ambiguous modules stats dump verify decode; do
+	kms "$c" --help > help || fail "$c --help"
+	head -n 1 help | grep -q "^usage: kallmodsyms $c " || fail "$c --help: $(head -n 1 help)"
+done
+
 # Usage errors exit 2.
 testrun_error 2 'kallmodsyms: unknown command "frob"; see kallmodsyms --help' kms frob "$v"
 testrun_error 2 "kallmodsyms: stats does not take some of these options; see kallmodsyms --help" \

@@ -49,6 +49,12 @@ T crc32c	[libcrc32c]
 T schedule	{sched/core.o}
 EOF
 
+# The inspector's verify agrees, against the image and against its build.
+kms verify -b "$kbuild" "$kbuild/vmlinux" > verify || fail "verify"
+testrun_compare sed -E 's/[0-9]+/N/g' verify <<'EOF'
+agree: N ranges, N text symbols compared with the build
+EOF
+
 # The note kbuild linked in holds the same tables, and a second, appended
 # note is refused.
 kms list "$kbuild/vmlinux" > list-linked || fail "list from the linked note"

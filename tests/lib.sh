@@ -54,17 +54,39 @@ testrun_compare() {
 # The command must exit STATUS, print exactly that on stderr, and nothing on
 # stdout.
 testrun_error() {
-	local want_status=$1 want_err=$2 status=0
+	local want=$2
+	run_failing "$@" || return 0
+	[ "$(cat "$tmp/stderr")" = "$want" ] && return 0
+	fail "${*:3}: stderr differs"
+	printf -- '- %s\n+ %s\n' "$want" "$(cat "$tmp/stderr")" >&2
+}
+
+# testrun_error_match STATUS 'extended regex' CMD ARGS...
+# As testrun_error, for messages that carry values the compiler decides
+# (checksums of the fixture's tables).
+testrun_error_match() {
+	local pattern=$2
+	run_failing "$@" || return 0
+	grep -Exq -- "$pattern" "$tmp/stderr" &&
+		[ "$(wc -l < "$tmp/stderr")" = 1 ] && return 0
+	fail "${*:3}: stderr is not one line matching $pattern"
+	cat "$tmp/stderr" >&2
+}
+
+# run_failing STATUS EXPECTED CMD ARGS...: run the command into $tmp/actual
+# and $tmp/stderr; fail (and return 1) on another exit status or any stdout.
+run_failing() {
+	local want_status=$1 status=0
 	shift 2
 	"$@" > "$tmp/actual" 2> "$tmp/stderr" || status=$?
 	if [ "$status" != "$want_status" ]; then
 		fail "$* exited $status, expected $want_status"
 		cat "$tmp/stderr" >&2
-	elif [ "$(cat "$tmp/stderr")" != "$want_err" ]; then
-		fail "$*: stderr differs"
-		printf -- '- %s\n+ %s\n' "$want_err" "$(cat "$tmp/stderr")" >&2
-	elif [ -s "$tmp/actual" ]; then
+		return 1
+	fi
+	if [ -s "$tmp/actual" ]; then
 		fail "$*: unexpected stdout"
+		return 1
 	fi
 }
 
@@ -99,25 +121,6 @@ fixture() {
 			{ echo "cannot build the fixture" >&2; exit 1; }
 	fi
 	echo "$dir"
-}
-
-# testrun_error_match STATUS 'extended regex' CMD ARGS...
-# As testrun_error, for messages that carry values the compiler decides
-# (checksums of the fixture's tables).
-testrun_error_match() {
-	local want_status=$1 pattern=$2 status=0
-	shift 2
-	"$@" > "$tmp/actual" 2> "$tmp/stderr" || status=$?
-	if [ "$status" != "$want_status" ]; then
-		fail "$* exited $status, expected $want_status"
-		cat "$tmp/stderr" >&2
-	elif ! grep -Exq -- "$pattern" "$tmp/stderr" ||
-	     [ "$(wc -l < "$tmp/stderr")" != 1 ]; then
-		fail "$*: stderr is not one line matching $pattern"
-		cat "$tmp/stderr" >&2
-	elif [ -s "$tmp/actual" ]; then
-		fail "$*: unexpected stdout"
-	fi
 }
 
 # need_kernel CONFIG: build (or reuse) the test kernel of that config into

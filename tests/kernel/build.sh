@@ -21,7 +21,7 @@ top=$(cd "$here/../.." && pwd)
 config_name=${1:?usage: build.sh CONFIG}
 fragment=$here/configs/$config_name.config
 tarball=${KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
-cache=${KALLMODSYMS_CACHE:-$HOME/.cache/kallmodsyms}
+cache=${KALLMODSYMS_CACHE:-${XDG_CACHE_HOME:-${HOME:-/var/tmp}/.cache}/kallmodsyms}
 jobs=${JOBS:-$(nproc)}
 series_dir=$top/kernel-patches/6.12
 

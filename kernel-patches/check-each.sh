@@ -1,0 +1,44 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Check that every prefix of the series builds: extract linux-source-6.12
+# into a scratch directory, then apply the patches one at a time and build
+# vmlinux (small test config, with CONFIG_KALLMODSYMS) after each.  Slow
+# (a full build, then one incremental build per patch): run it by hand
+# before changing the series, not in CI.
+#
+# usage: kernel-patches/check-each.sh [SCRATCH_DIR]
+
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+series=$top/kernel-patches/6.12
+scratch=${1:-$(mktemp -d)}
+tarball=${KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+
+make -C "$top" -s build/kallmodsyms-gen
+mkdir -p "$scratch/src" "$scratch/build"
+tar -xf "$tarball" -C "$scratch/src" --strip-components=1
+kmake() {
+	make -C "$scratch/src" O="$scratch/build" ARCH=x86_64 \
+		KALLMODSYMS_GEN="$top/build/kallmodsyms-gen" -j"$(nproc)" "$@"
+}
+kmake tinyconfig > /dev/null
+"$scratch/src/scripts/kconfig/merge_config.sh" -m -O "$scratch/build" \
+	"$scratch/build/.config" "$top/tests/kernel/configs/small.config" > /dev/null
+
+status=0
+while read -r p; do
+	case "$p" in ''|'#'*) continue ;; esac
+	patch -d "$scratch/src" -p1 -s < "$series/$p"
+	kmake olddefconfig > /dev/null
+	if kmake vmlinux > "$scratch/build.log" 2>&1; then
+		printf 'builds:  %s (%s warnings)\n' "$p" \
+			"$(grep -c 'warning:' "$scratch/build.log" || true)"
+	else
+		printf 'FAILS:   %s\n' "$p"
+		tail -n 20 "$scratch/build.log"
+		status=1
+		break
+	fi
+done < "$series/series"
+exit $status

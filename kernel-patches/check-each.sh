@@ -23,17 +23,21 @@ kmake() {
 		KALLMODSYMS_GEN="$top/build/kallmodsyms-gen" -j"$(nproc)" "$@"
 }
 kmake tinyconfig > /dev/null
-"$scratch/src/scripts/kconfig/merge_config.sh" -m -O "$scratch/build" \
-	"$scratch/build/.config" "$top/tests/kernel/configs/small.config" > /dev/null
 
 status=0
 while read -r p; do
 	case "$p" in ''|'#'*) continue ;; esac
 	patch -d "$scratch/src" -p1 -s < "$series/$p"
+	# Again after each patch: the options it adds become known.
+	"$scratch/src/scripts/kconfig/merge_config.sh" -m -O "$scratch/build" \
+		"$scratch/build/.config" "$top/tests/kernel/configs/small.config" \
+		> /dev/null
 	kmake olddefconfig > /dev/null
 	if kmake vmlinux > "$scratch/build.log" 2>&1; then
-		printf 'builds:  %s (%s warnings)\n' "$p" \
-			"$(grep -c 'warning:' "$scratch/build.log" || true)"
+		printf 'builds:  %s (%s warnings; CONFIG_KALLMODSYMS=%s, samples %s)\n' "$p" \
+			"$(grep -c 'warning:' "$scratch/build.log" || true)" \
+			"$(grep -q '^CONFIG_KALLMODSYMS=y' "$scratch/build/.config" && echo y || echo n)" \
+			"$(grep -q '^CONFIG_SAMPLE_KALLMODSYMS=y' "$scratch/build/.config" && echo y || echo n)"
 	else
 		printf 'FAILS:   %s\n' "$p"
 		tail -n 20 "$scratch/build.log"

@@ -110,14 +110,17 @@ static bool resolve_by_size(struct inspector *in, const char *name,
 			    uint64_t size, uint32_t *ret_obj,
 			    uint64_t *ret_address)
 {
+	const struct kms_symbol *const *named;
 	uint32_t cursor = KMS_NONE, obj = KMS_NONE;
-	size_t i, nr = 0, same_print = 0;
+	size_t i, count, nr = 0, same_print = 0;
 
-	for (i = 0; i < in->syms->nr; i++) {
-		const struct kms_symbol *s = &in->syms->syms[i];
+	if (inspector_symbols_named(in, name, &named, &count))
+		return false;	/* out of memory: leave the line as it is */
+	for (i = 0; i < count; i++) {
+		const struct kms_symbol *s = named[i];
 		uint32_t o;
 
-		if (!kms_is_text_type(s->type) || strcmp(s->name, name) ||
+		if (!kms_is_text_type(s->type) ||
 		    inspector_symbol_size(in, s) != size)
 			continue;
 		o = inspector_object(in, s, &cursor);

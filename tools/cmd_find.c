@@ -9,7 +9,8 @@
 
 int cmd_find(struct inspector *in, int argc, char **argv)
 {
-	const struct kms_symbols *s = in->syms;
+	const struct kms_symbol *const *named;
+	struct kms_error *err;
 	char type[2] = { 0 };
 	int a, status = 0;
 	size_t i;
@@ -27,14 +28,14 @@ int cmd_find(struct inspector *in, int argc, char **argv)
 			json_string(&in->json, "name", argv[a]);
 			json_begin_array(&in->json, "instances");
 		}
-		for (i = 0; i < s->nr; i++) {
-			const struct kms_symbol *sym = &s->syms[i];
+		err = inspector_symbols_named(in, argv[a], &named, &found);
+		if (err)
+			return inspector_fail(err);
+		for (i = 0; i < found; i++) {
+			const struct kms_symbol *sym = named[i];
 			uint32_t obj;
 			uint64_t size;
 
-			if (strcmp(sym->name, argv[a]))
-				continue;
-			found++;
 			obj = inspector_object(in, sym, &cursor);
 			size = inspector_symbol_size(in, sym);
 			if (in->opts->json) {

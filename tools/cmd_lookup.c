@@ -169,12 +169,13 @@ static void report(struct inspector *in, const char *where, const char *input,
 static int lookup_one(struct inspector *in, uint64_t kaslr, const char *where,
 		      const char *input)
 {
-	const struct kms_symbol *sym = NULL;
+	const struct kms_symbol *sym = NULL, *const *named;
 	uint32_t cursor = KMS_NONE, obj = KMS_NONE;
 	const char *problem;
 	struct query q;
 	uint64_t size, addr;
-	size_t i, nr = 0;
+	struct kms_error *err;
+	size_t i, count, nr = 0;
 	char msg[128];
 	int status = 1;
 
@@ -203,12 +204,16 @@ static int lookup_one(struct inspector *in, uint64_t kaslr, const char *where,
 		goto out;
 	}
 
-	for (i = 0; i < in->syms->nr; i++) {
-		const struct kms_symbol *s = &in->syms->syms[i];
+	err = inspector_symbols_named(in, q.name, &named, &count);
+	if (err) {
+		report(in, where, input, err->message);
+		kms_error_destroy(err);
+		goto out;
+	}
+	for (i = 0; i < count; i++) {
+		const struct kms_symbol *s = named[i];
 		uint32_t o;
 
-		if (strcmp(s->name, q.name))
-			continue;
 		o = inspector_object(in, s, &cursor);
 		if (!matches(in, &q, o))
 			continue;

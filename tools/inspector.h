@@ -44,6 +44,8 @@ struct inspector {
 	/* Symbols by address; among aliases, in kallsyms order. */
 	const struct kms_symbol **by_address;
 	size_t nr_by_address;
+	/* Symbols by name; among equal names, in kallsyms order. */
+	const struct kms_symbol **by_name;
 	struct json json;
 };
 
@@ -51,6 +53,15 @@ struct inspector {
 const struct kms_symbol *inspector_symbol_at(struct inspector *in,
 					     uint64_t addr,
 					     uint64_t *ret_size);
+
+/*
+ * The symbols called @name, in /proc/kallsyms order: (*ret_first)[0] to
+ * (*ret_first)[*ret_count - 1].  Lookups by name are a binary search.
+ */
+struct kms_error *inspector_symbols_named(struct inspector *in,
+					  const char *name,
+					  const struct kms_symbol *const **ret_first,
+					  size_t *ret_count);
 
 /* The size of @sym as the kernel computes it (to the next address). */
 uint64_t inspector_symbol_size(struct inspector *in,

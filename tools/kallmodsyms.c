@@ -154,6 +154,51 @@ static struct kms_error *index_by_address(struct inspector *in)
 	return NULL;
 }
 
+static int compare_name(const void *a, const void *b)
+{
+	const struct kms_symbol *x = *(const struct kms_symbol *const *)a;
+	const struct kms_symbol *y = *(const struct kms_symbol *const *)b;
+	int c = strcmp(x->name, y->name);
+
+	if (c)
+		return c;
+	return x < y ? -1 : x > y;
+}
+
+struct kms_error *inspector_symbols_named(struct inspector *in,
+					  const char *name,
+					  const struct kms_symbol *const **ret_first,
+					  size_t *ret_count)
+{
+	size_t lo = 0, hi = in->syms->nr, i, end;
+
+	if (!in->by_name) {
+		in->by_name = malloc((in->syms->nr ? in->syms->nr : 1) *
+				     sizeof(*in->by_name));
+		if (!in->by_name)
+			return &kms_error_nomem;
+		for (i = 0; i < in->syms->nr; i++)
+			in->by_name[i] = &in->syms->syms[i];
+		qsort(in->by_name, in->syms->nr, sizeof(*in->by_name),
+		      compare_name);
+	}
+	/* The first entry not below @name. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(in->by_name[mid]->name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (end = lo; end < in->syms->nr && !strcmp(in->by_name[end]->name, name);
+	     end++)
+		;
+	*ret_first = in->by_name + lo;
+	*ret_count = end - lo;
+	return NULL;
+}
+
 /* Index in by_address of the first symbol above @addr. */
 static size_t upper_bound(const struct inspector *in, uint64_t addr)
 {
@@ -394,6 +439,7 @@ int main(int argc, char **argv)
 		}
 	}
 	free(in.by_address);
+	free(in.by_name);
 	kms_tables_destroy(in.tables);
 	kms_symbols_destroy(in.syms);
 	kms_elf_close(in.elf);

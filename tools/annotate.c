@@ -32,41 +32,43 @@ uint32_t kms_address_object(const struct kms_tables *t, uint64_t text_address,
 	return kms_range_object(t, r);
 }
 
-void kms_print_object(FILE *f, const struct kms_tables *t, uint32_t obj,
-		      const char *sep)
+/* "[m1] [m2]", then " {name}" (or "{name}" alone) unless @modules_only. */
+static void write_object(FILE *f, const struct kms_tables *t, uint32_t obj,
+			 bool modules_only)
 {
-	uint32_t list, n, k;
-	const char *name;
+	uint32_t list = kms_object_modlist(t, obj), n, k;
+	const char *name = kms_object_name(t, obj);
 
-	if (obj == KMS_NONE)
-		return;
-	fputs(sep, f);
-	list = kms_object_modlist(t, obj);
 	n = list == KMS_NONE ? 0 : kms_modlist_count(t, list);
 	for (k = 0; k < n; k++)
 		fprintf(f, "%s[%s]", k ? " " : "", kms_modlist_name(t, list, k));
-	name = kms_object_name(t, obj);
-	if (name)
+	if (name && !modules_only)
 		fprintf(f, "%s{%s}", n ? " " : "", name);
+}
+
+void kms_print_object(FILE *f, const struct kms_tables *t, uint32_t obj,
+		      const char *sep)
+{
+	if (obj == KMS_NONE)
+		return;
+	fputs(sep, f);
+	write_object(f, t, obj, false);
 }
 
 void kms_format_object(char *buf, size_t size, const struct kms_tables *t,
 		       uint32_t obj, bool modules_only)
 {
-	uint32_t list, n, k;
-	const char *name;
-	size_t used = 0;
+	FILE *f;
 
-	if (size)
-		buf[0] = '\0';
+	if (!size)
+		return;
+	buf[0] = '\0';
 	if (obj == KMS_NONE)
 		return;
-	list = kms_object_modlist(t, obj);
-	n = list == KMS_NONE ? 0 : kms_modlist_count(t, list);
-	for (k = 0; k < n && used < size; k++)
-		used += snprintf(buf + used, size - used, "%s[%s]", k ? " " : "",
-				 kms_modlist_name(t, list, k));
-	name = kms_object_name(t, obj);
-	if (name && !modules_only && used < size)
-		snprintf(buf + used, size - used, "%s{%s}", n ? " " : "", name);
+	f = fmemopen(buf, size, "w");
+	if (!f)
+		return;
+	write_object(f, t, obj, modules_only);
+	fclose(f);
+	buf[size - 1] = '\0';
 }

@@ -3,10 +3,11 @@
  * A parser for GNU ld map files.  The format is meant for people, so the
  * parser is strict about what it takes as a piece (name, two hex numbers,
  * file) and ignores every other line; it fails when the map section is
- * missing, or a line that must continue a wrapped name does not.
+ * missing or lists no input sections.
  */
 #include <ctype.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,16 +108,79 @@ static struct kms_error *add_piece(struct kms_linker_map *map,
 	return NULL;
 }
 
+struct map_parser {
+	struct kms_linker_map *map;
+	size_t pieces_cap;
+	const char *osec;	/* the output section being read, or NULL */
+	uint64_t osec_addr;
+};
+
+/* One line of the memory map, a wrapped name already joined to its numbers. */
+static struct kms_error *parse_line(struct map_parser *p, char *line)
+{
+	char *field[5];
+	uint64_t addr, size;
+	int n;
+
+	if (line[0] != ' ' && line[0] != '\0') {
+		/* Output section header: "NAME 0xADDR 0xSIZE ...". */
+		n = split(line, field, 3);
+		p->osec = NULL;
+		if (n >= 3 && !parse_hex(field[1], &addr) &&
+		    !parse_hex(field[2], &size)) {
+			p->osec = intern(p->map, field[0], strlen(field[0]));
+			if (!p->osec)
+				return &kms_error_nomem;
+			p->osec_addr = addr;
+		}
+		return NULL;
+	}
+	if (!p->osec || line[1] == ' ' || line[1] == '*' || line[1] == '\0')
+		return NULL;
+
+	/* Input section: " NAME 0xADDR 0xSIZE FILE". */
+	n = split(line, field, 5);
+	if (n != 4 || parse_hex(field[1], &addr) ||
+	    parse_hex(field[2], &size) || !size)
+		return NULL;
+	return add_piece(p->map, &p->pieces_cap, p->osec, p->osec_addr,
+			 field[0], field[3], addr, size);
+}
+
+/* A section name alone on its line: its numbers may follow on the next. */
+static bool lone_name(const char *line)
+{
+	const char *name = line[0] == ' ' ? line + 1 : line;
+
+	return *name && *name != ' ' && *name != '*' && !strpbrk(name, " \t");
+}
+
+/* Does @line start with two hex numbers, the rest of a wrapped line? */
+static bool continues(const char *line)
+{
+	int k;
+
+	if (line[0] != ' ')
+		return false;
+	for (k = 0; k < 2; k++) {
+		line += strspn(line, " \t");
+		if (line[0] != '0' || line[1] != 'x' ||
+		    !isxdigit((unsigned char)line[2]))
+			return false;
+		line += 2 + strspn(line + 2, "0123456789abcdefABCDEF");
+		if (*line && *line != ' ' && *line != '\t')
+			return false;
+	}
+	return true;
+}
+
 struct kms_error *kms_linker_map_read(const char *path,
 				      struct kms_linker_map **ret)
 {
-	struct kms_linker_map *map;
+	struct map_parser p = { 0 };
 	struct kms_error *err = NULL;
-	char *line = NULL, *next = NULL, *joined = NULL;
-	size_t line_cap = 0, next_cap = 0, pieces_cap = 0;
-	const char *osec = NULL;
-	uint64_t osec_addr = 0;
-	unsigned long lineno = 0;
+	char *line = NULL, *held = NULL, *joined;
+	size_t line_cap = 0;
 	int in_map = 0;
 	ssize_t len;
 	FILE *f;
@@ -124,18 +188,13 @@ struct kms_error *kms_linker_map_read(const char *path,
 	f = fopen(path, "r");
 	if (!f)
 		return kms_error_errno(path, "cannot open linker map");
-	map = calloc(1, sizeof(*map));
-	if (!map) {
+	p.map = calloc(1, sizeof(*p.map));
+	if (!p.map) {
 		fclose(f);
 		return &kms_error_nomem;
 	}
 
-	while ((len = getline(&line, &line_cap, f)) >= 0) {
-		char *field[6];
-		uint64_t addr, size;
-		int n;
-
-		lineno++;
+	while (!err && (len = getline(&line, &line_cap, f)) >= 0) {
 		if (!in_map) {
 			in_map = !strncmp(line, MAP_START, strlen(MAP_START));
 			continue;
@@ -144,84 +203,39 @@ struct kms_error *kms_linker_map_read(const char *path,
 			line[--len] = '\0';
 
 		/*
-		 * A name too long for its column stands alone; its numbers
-		 * follow on the next line.  Join the two.
+		 * A name too long for its column stands alone, its numbers
+		 * on the next line: hold it until that line says which.
 		 */
-		if ((line[0] != ' ' || (line[1] != ' ' && line[1] != '*')) &&
-		    !strpbrk(line[0] == ' ' ? line + 1 : line, " \t") && len) {
-			long pos = ftell(f);
-			ssize_t nlen = getline(&next, &next_cap, f);
-			char *nf[2];
-			char *copy;
-
-			if (nlen > 0 && next[0] == ' ') {
-				copy = strdup(next);
-				if (!copy) {
+		if (held) {
+			if (continues(line)) {
+				if (asprintf(&joined, "%s %s", held, line) < 0) {
 					err = &kms_error_nomem;
-					goto out;
+					break;
 				}
-				n = split(copy, nf, 2);
-				if (n == 2 && !parse_hex(nf[0], &addr) &&
-				    !parse_hex(nf[1], &size)) {
-					free(joined);
-					if (asprintf(&joined, "%s %s", line,
-						     next) < 0) {
-						joined = NULL;
-						free(copy);
-						err = &kms_error_nomem;
-						goto out;
-					}
-					free(line);
-					line = joined;
-					line_cap = strlen(joined) + 1;
-					joined = NULL;
-					lineno++;
-					len = strlen(line);
-					if (len && line[len - 1] == '\n')
-						line[--len] = '\0';
-				} else if (nlen >= 0 && fseek(f, pos, SEEK_SET)) {
-					free(copy);
-					err = kms_error_errno(path, "cannot seek");
-					goto out;
-				}
-				free(copy);
-			} else if (nlen >= 0 && fseek(f, pos, SEEK_SET)) {
-				err = kms_error_errno(path, "cannot seek");
-				goto out;
+				err = parse_line(&p, joined);
+				free(joined);
+				free(held);
+				held = NULL;
+				continue;
 			}
+			err = parse_line(&p, held);
+			free(held);
+			held = NULL;
+			if (err)
+				break;
 		}
-
-		if (line[0] != ' ' && line[0] != '\0') {
-			/* Output section header: "NAME 0xADDR 0xSIZE ...". */
-			n = split(line, field, 3);
-			osec = NULL;
-			if (n >= 3 && !parse_hex(field[1], &addr) &&
-			    !parse_hex(field[2], &size)) {
-				osec = intern(map, field[0], strlen(field[0]));
-				osec_addr = addr;
-				if (!osec) {
-					err = &kms_error_nomem;
-					goto out;
-				}
-			}
+		if (lone_name(line)) {
+			held = strdup(line);
+			if (!held)
+				err = &kms_error_nomem;
 			continue;
 		}
-		if (!osec || line[0] != ' ' || line[1] == ' ' ||
-		    line[1] == '*' || line[1] == '\0')
-			continue;
-
-		/* Input section: " NAME 0xADDR 0xSIZE FILE". */
-		n = split(line, field, 5);
-		if (n != 4 || parse_hex(field[1], &addr) ||
-		    parse_hex(field[2], &size))
-			continue;
-		if (!size)
-			continue;
-		err = add_piece(map, &pieces_cap, osec, osec_addr, field[0],
-				field[3], addr, size);
-		if (err)
-			goto out;
+		err = parse_line(&p, line);
 	}
+	if (!err && held)
+		err = parse_line(&p, held);
+	if (err)
+		goto out;
 	if (ferror(f)) {
 		err = kms_error_errno(path, "read error");
 		goto out;
@@ -231,21 +245,18 @@ struct kms_error *kms_linker_map_read(const char *path,
 				     "not a GNU ld map: no \"" MAP_START "\" line");
 		goto out;
 	}
-	if (!map->nr_pieces) {
+	if (!p.map->nr_pieces)
 		err = kms_error_file(path, "linker map lists no input sections");
-		goto out;
-	}
 
 out:
 	free(line);
-	free(next);
-	free(joined);
+	free(held);
 	fclose(f);
 	if (err) {
-		kms_linker_map_destroy(map);
+		kms_linker_map_destroy(p.map);
 		return err;
 	}
-	*ret = map;
+	*ret = p.map;
 	return NULL;
 }
 

@@ -15,6 +15,8 @@ packages=(
 	linux-source-6.12 bc bison flex libssl-dev cpio xz-utils kmod
 	# booting it
 	qemu-system-x86 busybox-static gdb
+	# the gdb helpers decompress the note in gdb's Python
+	python3-zstandard
 )
 
 missing=()

@@ -18,8 +18,12 @@ top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 tests_dir=$top/tests
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/kms-test.XXXXXX")
-# A test that forgets finish() still fails when a check failed.
-trap 'rc=$?; rm -rf "$tmp"; [ "$failures" = 0 ] || exit 1; exit $rc' EXIT
+# A test that forgets finish() still fails when a check failed; commands
+# given to at_exit (stopping QEMU, gdb) run first, whatever happened.
+at_exit_commands=
+at_exit() { at_exit_commands="$*; $at_exit_commands"; }
+trap 'rc=$?; eval "$at_exit_commands"; [ -n "${KMS_KEEP_TMP:-}" ] || rm -rf "$tmp"
+	[ "$failures" = 0 ] || exit 1; exit $rc' EXIT
 
 failures=0
 

@@ -59,9 +59,7 @@ boot() {
 		tail -n 60 "$outdir/console.log" >&2
 		return 1
 	fi
-	gawk -v dir="$outdir" '
-		/^@@@ / { f = dir "/" $2; printf "" > f; next }
-		f { print > f }' "$outdir/data"
+	split_sections "$outdir"
 }
 
 # The guest script of the listing checks: what check_boot reads.
@@ -127,4 +125,77 @@ EXPECT
 	if grep -E 'BUG|Oops|WARNING|Call Trace|kallmodsyms: disabled' "$out/dmesg"; then
 		fail "the boot log of $out has errors"
 	fi
+}
+
+# free_port: a free TCP port on the loopback interface.
+free_port() {
+	python3 -c 'import socket
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+print(s.getsockname()[1])'
+}
+
+# start_gdbstub KERNEL INITRAMFS OUTDIR PORT [QEMU OPTIONS...] -- [KERNEL ARGS...]
+# Boots in the background with a gdbstub on 127.0.0.1:PORT and a third
+# serial port (the guest's /dev/ttyS2) fed from the FIFO OUTDIR/ctl.in, so
+# that the test can let the guest script go on ("read go < /dev/ttyS2").
+# Sets qemu_pid; the test's exit stops QEMU whatever happened.  The guest
+# has 300 s.
+start_gdbstub() {
+	local kernel=$1 initrd=$2 outdir=$3 port=$4 qemu_opts=()
+	shift 4
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		qemu_opts+=("$1")
+		shift
+	done
+	[ $# -gt 0 ] && shift
+	mkdir -p "$outdir"
+	: > "$outdir/data"
+	mkfifo "$outdir/ctl.in" "$outdir/ctl.out"
+	timeout 300 qemu-system-x86_64 -m 512M -smp 2 -cpu max \
+		-display none -monitor none -no-reboot \
+		-serial "file:$outdir/console.log" \
+		-serial "file:$outdir/data" \
+		-serial "pipe:$outdir/ctl" \
+		-gdb "tcp:127.0.0.1:$port" "${qemu_opts[@]}" \
+		-kernel "$kernel" -initrd "$initrd" \
+		-append "console=ttyS0 panic=-1 $*" &
+	qemu_pid=$!
+	at_exit "kill $qemu_pid 2> /dev/null"
+}
+
+# wait_for_line FILE LINE SECONDS: until FILE has that line; fails after
+# SECONDS, or when QEMU is gone.
+wait_for_line() {
+	local file=$1 line=$2 left=$(($3 * 10))
+	while ! grep -qxF -- "$line" "$file" 2> /dev/null; do
+		if [ "$left" -le 0 ] || ! kill -0 "$qemu_pid" 2> /dev/null; then
+			echo "no line \"$line\" in $file" >&2
+			return 1
+		fi
+		sleep 0.1
+		left=$((left - 1))
+	done
+}
+
+# wait_qemu SECONDS: QEMU has exited (the guest script ended) in time.
+wait_qemu() {
+	local left=$(($1 * 10))
+	while kill -0 "$qemu_pid" 2> /dev/null; do
+		if [ "$left" -le 0 ]; then
+			kill "$qemu_pid"
+			echo "QEMU did not exit in $1 s" >&2
+			return 1
+		fi
+		sleep 0.1
+		left=$((left - 1))
+	done
+	wait "$qemu_pid" 2> /dev/null
+}
+
+# split_sections OUTDIR: one file per "@@@ NAME" section of OUTDIR/data.
+split_sections() {
+	gawk -v dir="$1" '
+		/^@@@ / { f = dir "/" $2; printf "" > f; next }
+		f { print > f }' "$1/data"
 }

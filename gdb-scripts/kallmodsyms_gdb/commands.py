@@ -1,0 +1,264 @@
+# SPDX-License-Identifier: GPL-2.0
+"""lx-kallmodsyms, lx-kallmodsyms-lookup, $lx_modsym() and the frame
+filter that adds [module] {objfile} to backtraces."""
+
+import fnmatch
+
+import gdb
+from gdb.FrameDecorator import FrameDecorator
+
+from .blob import NONE, KmsError
+from .target import Kernel
+
+TEXT_TYPES = "tTwW"
+
+
+def _fail(command, err):
+    raise gdb.GdbError("%s: %s" % (command, err))
+
+
+def _notice(command, text):
+    if text:
+        gdb.write("%s: %s\n" % (command, text), gdb.STDERR)
+
+
+def _address(expr):
+    value = gdb.parse_and_eval(expr)
+    if value.type.strip_typedefs().code == gdb.TYPE_CODE_FUNC:
+        value = value.address
+    return int(value.cast(gdb.lookup_type("unsigned long"))) & \
+        ((1 << (8 * gdb.lookup_type("unsigned long").sizeof)) - 1)
+
+
+def describe(kernel, tables, symbols, addr):
+    """ "sym+0xoff/0xsize [mod] {obj}" for @addr, or None."""
+    found = symbols.at(addr)
+    if found is None:
+        return None
+    index, size = found
+    start = symbols.addresses[index]
+    text = "%s+%#x/%#x" % (symbols.names[index], addr - start, size)
+    obj = tables.object_at(addr - kernel.text())
+    annotation = tables.annotation(obj)
+    return text + " " + annotation if annotation else text
+
+
+class LxKallmodsyms(gdb.Command):
+    """List the kernel's symbols as /proc/kallmodsyms shows them.
+
+lx-kallmodsyms [-m MODULE] [-o OBJFILE] [-c] [--file] [PATTERN]
+
+Each line is the /proc/kallsyms line of a core-kernel symbol, with the
+built-in modules ([mod]) and object file ({obj.o}) that tell apart symbols
+of one name.  PATTERN is a symbol name or a glob (fnmatch).
+  -m, --module MODULE    only symbols of this built-in module
+  -o, --objfile OBJFILE  only symbols printed with this {objfile}
+  -c, --count            print how many lines match instead of the lines
+  --file                 use the tables of the vmlinux file, not the
+                         kernel's; without a target, list the file alone
+The tables are read from the stopped kernel's memory, or from the note in
+vmlinux before the kernel has read them; addresses are the running kernel's,
+KASLR included.  Loadable modules' symbols are not listed."""
+
+    def __init__(self):
+        super().__init__("lx-kallmodsyms", gdb.COMMAND_DATA)
+
+    def invoke(self, arg, from_tty):
+        argv = gdb.string_to_argv(arg)
+        module = objfile = pattern = None
+        count = use_file = False
+        i = 0
+        while i < len(argv):
+            a = argv[i]
+            if a in ("-m", "--module", "-o", "--objfile"):
+                if i + 1 == len(argv):
+                    _fail(self._name(), "%s needs an argument" % a)
+                if a in ("-m", "--module"):
+                    module = argv[i + 1]
+                else:
+                    objfile = argv[i + 1]
+                i += 2
+                continue
+            if a in ("-c", "--count"):
+                count = True
+            elif a == "--file":
+                use_file = True
+            elif a.startswith("-") and a != "-":
+                _fail(self._name(), "unknown option %s" % a)
+            elif pattern is not None:
+                _fail(self._name(), "one PATTERN only")
+            else:
+                pattern = a
+            i += 1
+        try:
+            kernel = Kernel(use_file)
+            tables, notice = kernel.tables()
+            symbols = kernel.symbols()
+            text = kernel.text()
+        except KmsError as e:
+            _fail(self._name(), e)
+        _notice(self._name(), notice)
+
+        is_glob = pattern is not None and any(c in pattern for c in "*?[")
+        width = 2 * kernel.pointer_size
+        out, matched = [], 0
+        for addr, type_, name in zip(symbols.addresses, symbols.types,
+                                     symbols.names):
+            if pattern is not None and not (
+                    fnmatch.fnmatchcase(name, pattern) if is_glob
+                    else name == pattern):
+                continue
+            obj = tables.object_at(addr - text) if type_ in TEXT_TYPES \
+                else NONE
+            if module is not None and module not in tables.modules(obj):
+                continue
+            if objfile is not None and tables.objfile(obj) != objfile:
+                continue
+            matched += 1
+            if count:
+                continue
+            annotation = tables.annotation(obj)
+            out.append("%0*x %s %s%s\n" % (width, addr, type_, name,
+                                           "\t" + annotation if annotation
+                                           else ""))
+            if len(out) >= 4096:
+                gdb.write("".join(out))
+                out = []
+        if count:
+            out.append("%u\n" % matched)
+        gdb.write("".join(out))
+
+    def _name(self):
+        return "lx-kallmodsyms"
+
+
+class LxKallmodsymsLookup(gdb.Command):
+    """Name addresses as symbol+off/size [module] {objfile}.
+
+lx-kallmodsyms-lookup [--file] ADDR|EXPR...
+
+Each argument is an address or any gdb expression ($pc, a function pointer
+field); quote expressions that hold spaces.  One line per argument, as the
+inspector's "kallmodsyms lookup" prints it."""
+
+    def __init__(self):
+        super().__init__("lx-kallmodsyms-lookup", gdb.COMMAND_DATA)
+
+    def invoke(self, arg, from_tty):
+        name = "lx-kallmodsyms-lookup"
+        argv = gdb.string_to_argv(arg)
+        use_file = "--file" in argv
+        exprs = [a for a in argv if a != "--file"]
+        if not exprs:
+            _fail(name, "give an address or an expression")
+        try:
+            kernel = Kernel(use_file)
+            tables, notice = kernel.tables()
+            symbols = kernel.symbols()
+        except KmsError as e:
+            _fail(name, e)
+        _notice(name, notice)
+        problems = []
+        for expr in exprs:
+            try:
+                addr = _address(expr)
+                text = describe(kernel, tables, symbols, addr)
+                if text is None:
+                    problems.append("%#x: not in a symbol of the kernel's "
+                                    "image" % addr)
+                    continue
+            except gdb.error as e:
+                problems.append("\"%s\": %s" % (expr, e))
+                continue
+            gdb.write(text + "\n")
+        # One problem is the command's error; several are listed first.
+        if len(problems) > 1:
+            for problem in problems:
+                gdb.write("%s: %s\n" % (name, problem), gdb.STDERR)
+            _fail(name, "%u of %u not found" % (len(problems), len(exprs)))
+        if problems:
+            _fail(name, problems[0])
+
+
+class LxModsym(gdb.Function):
+    """$lx_modsym(ADDR): "symbol+off/size [module] {objfile}" of ADDR."""
+
+    def __init__(self):
+        super().__init__("lx_modsym")
+
+    def invoke(self, addr):
+        try:
+            kernel = Kernel()
+            tables, _notice_text = kernel.tables()
+            text = describe(kernel, tables, kernel.symbols(),
+                            int(addr.cast(gdb.lookup_type("unsigned long"))))
+        except KmsError as e:
+            raise gdb.GdbError("$lx_modsym: %s" % e)
+        if text is None:
+            raise gdb.GdbError("$lx_modsym: %#x is not in a symbol of the "
+                               "kernel's image" % int(addr))
+        return text
+
+
+class _Annotated(FrameDecorator):
+    def __init__(self, frame, name, annotation):
+        super().__init__(frame)
+        self._name = name
+        self._annotation = annotation
+
+    def function(self):
+        name = self._name
+        if name is None:
+            name = super().function()
+            if not isinstance(name, str):
+                return name
+        return "%s %s" % (name, self._annotation)
+
+
+class KallmodsymsFrameFilter:
+    """Adds [module] {objfile} to the frames of built-in modules' code.
+
+    The function name comes from the kernel's kallsyms as well, so that it
+    is right under KASLR even when gdb's symbols were not relocated;
+    inlined frames keep gdb's name."""
+
+    def __init__(self):
+        self.name = "kallmodsyms"
+        self.priority = 100
+        self.enabled = True
+        gdb.frame_filters[self.name] = self
+
+    def filter(self, frame_iter):
+        try:
+            if not gdb.current_progspace().filename:
+                return frame_iter
+            kernel = Kernel()
+            tables, _notice_text = kernel.tables()
+            symbols = kernel.symbols()
+            text = kernel.text()
+        except (KmsError, gdb.error, OSError):
+            return frame_iter
+        return self._decorate(frame_iter, tables, symbols, text)
+
+    @staticmethod
+    def _decorate(frame_iter, tables, symbols, text):
+        for decorator in frame_iter:
+            frame = decorator.inferior_frame()
+            pc = frame.pc()
+            annotation = tables.annotation(tables.object_at(pc - text))
+            if not annotation:
+                yield decorator
+                continue
+            name = None
+            if frame.type() != gdb.INLINE_FRAME:
+                found = symbols.at(pc)
+                if found is not None:
+                    name = symbols.names[found[0]]
+            yield _Annotated(decorator, name, annotation)
+
+
+def register():
+    LxKallmodsyms()
+    LxKallmodsymsLookup()
+    LxModsym()
+    KallmodsymsFrameFilter()

@@ -1,0 +1,108 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Just enough ELF to read a vmlinux file: its notes, a few symbols, and
+the bytes at a link-time address.  Any inconsistency is a KmsError naming
+the file."""
+
+import struct
+
+from .blob import KmsError
+
+SHT_SYMTAB = 2
+SHT_NOTE = 7
+SHT_NOBITS = 8
+SHF_ALLOC = 0x2
+
+
+class ElfFile:
+    def __init__(self, path):
+        self.path = path
+        try:
+            with open(path, "rb") as f:
+                self.data = f.read()
+        except OSError as e:
+            raise KmsError("%s: %s" % (path, e.strerror)) from None
+        d = self.data
+        if len(d) < 52 or d[:4] != b"\x7fELF" or d[4] not in (1, 2) \
+                or d[5] not in (1, 2):
+            raise KmsError("%s: not an ELF file" % path)
+        self.is64 = d[4] == 2
+        self.byteorder = "<" if d[5] == 1 else ">"
+        self.pointer_size = 8 if self.is64 else 4
+        bo = self.byteorder
+        try:
+            if self.is64:
+                shoff, = struct.unpack_from(bo + "Q", d, 0x28)
+                shentsize, shnum, shstrndx = struct.unpack_from(bo + "HHH", d,
+                                                                0x3A)
+                fmt = bo + "IIQQQQIIQQ"
+            else:
+                shoff, = struct.unpack_from(bo + "I", d, 0x20)
+                shentsize, shnum, shstrndx = struct.unpack_from(bo + "HHH", d,
+                                                                0x2E)
+                fmt = bo + "IIIIIIIIII"
+            if shentsize != struct.calcsize(fmt) or not shnum or \
+                    shstrndx >= shnum:
+                raise KmsError("%s: bad section header table" % path)
+            raw = [struct.unpack_from(fmt, d, shoff + i * shentsize)
+                   for i in range(shnum)]
+        except struct.error:
+            raise KmsError("%s: truncated ELF file" % path) from None
+        self.sections = []
+        for (name, stype, flags, addr, off, size, link, _info, _align,
+             entsize) in raw:
+            if stype != SHT_NOBITS and off + size > len(d):
+                raise KmsError("%s: truncated ELF file" % path)
+            self.sections.append({"name_off": name, "type": stype,
+                                  "flags": flags, "addr": addr,
+                                  "offset": off, "size": size,
+                                  "link": link, "entsize": entsize})
+        shstr = self.sections[shstrndx]
+        for s in self.sections:
+            start = shstr["offset"] + s["name_off"]
+            end = d.find(b"\0", start, shstr["offset"] + shstr["size"])
+            s["name"] = d[start:end].decode("latin-1") if end >= 0 else ""
+        self._symbols = None
+
+    def section_bytes(self, s):
+        return self.data[s["offset"]:s["offset"] + s["size"]]
+
+    def note_sections(self):
+        """(link-time address or None, bytes) of each note section."""
+        return [(s["addr"] if s["flags"] & SHF_ALLOC else None,
+                 self.section_bytes(s))
+                for s in self.sections if s["type"] == SHT_NOTE]
+
+    def read(self, addr, length, partial=False):
+        """Bytes of the loaded image at link-time @addr, or None; with
+        @partial, as many as the section holds (at least one)."""
+        for s in self.sections:
+            end = s["addr"] + s["size"]
+            if (s["flags"] & SHF_ALLOC and s["type"] != SHT_NOBITS and
+                    s["addr"] <= addr < end and
+                    (partial or addr + length <= end)):
+                off = s["offset"] + addr - s["addr"]
+                return self.data[off:off + min(length, end - addr)]
+        return None
+
+    def symbol(self, name):
+        """Link-time value of the first symbol called @name, or None."""
+        bo = self.byteorder
+        want = name.encode()
+        for s in self.sections:
+            if s["type"] != SHT_SYMTAB or s["link"] >= len(self.sections):
+                continue
+            strtab = self.section_bytes(self.sections[s["link"]])
+            # Any occurrence: the linker may share a name with a tail.
+            offsets = set()
+            pos = strtab.find(want + b"\0")
+            while pos >= 0:
+                offsets.add(pos)
+                pos = strtab.find(want + b"\0", pos + 1)
+            if not offsets:
+                continue
+            fmt = bo + ("IBBHQQ" if self.is64 else "IIIBBH")
+            for ent in struct.iter_unpack(fmt, self.section_bytes(s)[
+                    :s["size"] - s["size"] % struct.calcsize(fmt)]):
+                if ent[0] in offsets:
+                    return ent[4] if self.is64 else ent[1]
+        return None

@@ -1,0 +1,207 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The kernel gdb is looking at: a stopped kernel behind a gdbstub, or the
+vmlinux file alone (--file without a target).
+
+Everything is located through the vmlinux file's own symbols plus one
+offset, the KASLR shift, which is found by looking for the file's
+linux_banner in the target's memory; gdb's symbol values are not used, so
+the helpers work whether or not the user relocated them.
+"""
+
+import os
+import struct
+
+import gdb
+
+from . import kallsyms
+from .blob import VERSION, KmsError, Tables, decode, find_note
+from .elf import ElfFile
+
+# x86-64 moves the kernel by multiples of CONFIG_PHYSICAL_ALIGN (at least
+# 2 MiB) within KERNEL_IMAGE_SIZE (1 GiB).
+KASLR_ALIGN = 2 << 20
+KASLR_RANGE = 1 << 30
+SIGNATURE_LEN = 64
+
+_elf_cache = {}
+_offset_cache = {}
+_tables_cache = {}
+_symbols_cache = {}
+
+
+def _vmlinux():
+    path = gdb.current_progspace().filename
+    if not path:
+        raise KmsError("no vmlinux loaded (file vmlinux)")
+    st = os.stat(path)
+    key = (path, st.st_mtime_ns, st.st_size)
+    elf = _elf_cache.get(key)
+    if elf is None:
+        _elf_cache.clear()
+        elf = _elf_cache[key] = ElfFile(path)
+    return elf
+
+
+def attached():
+    return gdb.selected_inferior().pid != 0
+
+
+class Kernel:
+    """Memory, symbols and tables of one kernel.
+
+    offset: runtime address minus link-time address of the image (the
+    KASLR shift); 0 when reading the file alone.
+    """
+
+    def __init__(self, use_file=False):
+        self.elf = _vmlinux()
+        self.live = attached()
+        self.use_file = use_file
+        if not self.live and not use_file:
+            raise KmsError("no kernel attached (target remote HOST:PORT); "
+                           "--file reads the vmlinux file alone")
+        self.pointer_size = self.elf.pointer_size
+        self.byteorder = self.elf.byteorder
+        self.offset = self._find_offset() if self.live else 0
+        self._symbol_cache = {}
+
+    # The reader interface of kallsyms.read_symbols().
+    def symbol(self, name):
+        if name not in self._symbol_cache:
+            self._symbol_cache[name] = self.elf.symbol(name)
+        value = self._symbol_cache[name]
+        return None if value is None else value + self.offset
+
+    def read(self, addr, length):
+        if not self.live:
+            data = self.elf.read(addr, length, partial=True)
+            if data is None:
+                raise KmsError("%s: no bytes at %#x" % (self.elf.path, addr))
+            return data
+        try:
+            return bytes(gdb.selected_inferior().read_memory(addr, length))
+        except gdb.MemoryError:
+            if length > 4096:
+                # A chunked read crossed the end of a mapping.
+                return self.read(addr, 4096)
+            raise KmsError("cannot read the kernel's memory at %#x" % addr) \
+                from None
+
+    def _matches(self, banner, signature, offset):
+        try:
+            got = gdb.selected_inferior().read_memory(banner + offset,
+                                                      len(signature))
+        except gdb.MemoryError:
+            return False
+        return bytes(got) == signature
+
+    def _find_offset(self):
+        banner = self.elf.symbol("linux_banner")
+        signature = banner is not None and self.elf.read(banner, SIGNATURE_LEN)
+        if not signature:
+            raise KmsError("%s: no linux_banner; is it a vmlinux?"
+                           % self.elf.path)
+        key = (gdb.selected_inferior().num, self.elf.path)
+        candidates = []
+        if key in _offset_cache:
+            candidates.append(_offset_cache[key])
+        candidates.append(0)
+        # Where the CPU stopped is usually kernel text: try the shifts
+        # that put it inside the image first.
+        text = self.elf.symbol("_text")
+        end = self.elf.symbol("_end")
+        try:
+            pc = int(gdb.selected_frame().pc())
+        except gdb.error:
+            pc = None
+        if pc is not None and text is not None and end is not None:
+            top = (pc - text) & ~(KASLR_ALIGN - 1)
+            size = end - text + KASLR_ALIGN
+            candidates += [top - k * KASLR_ALIGN
+                           for k in range(size // KASLR_ALIGN + 1)]
+        candidates += range(0, KASLR_RANGE, KASLR_ALIGN)
+        tried = set()
+        for c in candidates:
+            if c in tried or c < 0:
+                continue
+            tried.add(c)
+            if self._matches(banner, signature, c):
+                _offset_cache[key] = c
+                return c
+        raise KmsError("the kernel in the target is not %s (its linux_banner "
+                       "is nowhere in the kernel's address range)"
+                       % self.elf.path)
+
+    def text(self):
+        t = self.symbol("_text")
+        if t is None:
+            raise KmsError("%s: no symbol _text" % self.elf.path)
+        return t
+
+    def file_tables(self):
+        """The tables of the note in the vmlinux file."""
+        st = os.stat(self.elf.path)
+        key = ("file", self.elf.path, st.st_mtime_ns)
+        if key not in _tables_cache:
+            desc = None
+            for _addr, data in self.elf.note_sections():
+                desc = find_note(data, self.byteorder)
+                if desc is not None:
+                    break
+            if desc is None:
+                raise KmsError("%s has no kallmodsyms note: built without "
+                               "CONFIG_KALLMODSYMS?" % self.elf.path)
+            try:
+                _tables_cache[key] = Tables(decode(desc))
+            except KmsError as e:
+                raise KmsError("%s: %s" % (self.elf.path, e)) from None
+        return _tables_cache[key]
+
+    def tables(self):
+        """The tables the kernel uses, and a notice to print, or None."""
+        if self.use_file or not self.live:
+            return self.file_tables(), None
+        debug = self.symbol("kallmodsyms_debug")
+        if debug is None:
+            self.file_tables()  # says "built without" if it has no note
+            raise KmsError("%s has a kallmodsyms note but no kallmodsyms_debug"
+                           " to find the kernel's tables; --file reads the "
+                           "note" % self.elf.path)
+        fmt = self.byteorder + "Ii" + ("Q" if self.pointer_size == 8 else "I") \
+            + "I"
+        version, state, image, size = struct.unpack(
+            fmt, self.read(debug, struct.calcsize(fmt)))
+        if state == 0:
+            return self.file_tables(), (
+                "the kernel has not read its tables yet (it is stopped "
+                "before its core initcalls); using the note in %s"
+                % self.elf.path)
+        if state < 0:
+            raise KmsError("the kernel disabled kallmodsyms at boot (error "
+                           "%d; its log says why: \"kallmodsyms: disabled: "
+                           "...\"); --file reads the note in %s"
+                           % (state, self.elf.path))
+        if version != VERSION:
+            raise KmsError("the kernel's tables are format version %u; these "
+                           "helpers read version %u" % (version, VERSION))
+        key = ("memory", gdb.selected_inferior().num, image, size)
+        if key not in _tables_cache:
+            data = self.read(image, size)
+            while len(data) < size:
+                data += self.read(image + len(data), size - len(data))
+            try:
+                _tables_cache[key] = Tables(data)
+            except KmsError as e:
+                raise KmsError("the kernel's tables at %#x: %s"
+                               % (image, e)) from None
+        return _tables_cache[key], None
+
+    def symbols(self):
+        """The kernel's kallsyms (cached per file and offset)."""
+        st = os.stat(self.elf.path)
+        key = (self.elf.path, st.st_mtime_ns, self.live, self.offset)
+        if key not in _symbols_cache:
+            _symbols_cache.clear()
+            _symbols_cache[key] = kallsyms.read_symbols(
+                self, self.pointer_size, self.byteorder)
+        return _symbols_cache[key]

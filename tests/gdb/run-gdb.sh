@@ -1,0 +1,186 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# gdb-scripts/ against the small test kernel: offline on its vmlinux, then
+# over QEMU's gdbstub (loopback only) with KASLR on: lx-kallmodsyms equals
+# the guest's /proc/kallmodsyms byte for byte, lookups name the samples'
+# duplicates, a breakpoint in one of them shows its annotation in bt; then
+# stopped before the tables are read, and with a note the kernel refused.
+. "$(dirname "$0")/../lib.sh"
+. "$tests_dir/kernel/qemu.sh"
+
+plain_only gdb
+need_kernel small
+command -v gdb > /dev/null || { echo "no gdb" >&2; exit 77; }
+cd "$tmp" || exit 1
+vmlinux=$kbuild/vmlinux
+
+# run_gdb NAME VMLINUX|"" GDB COMMANDS...: one batch session; its stderr
+# goes to NAME.stderr.  Every session has 240 s.
+run_gdb() {
+	local name=$1 file=$2 args=()
+	shift 2
+	local c
+	for c in "$@"; do
+		args+=(-ex "$c")
+	done
+	timeout 240 gdb -batch -nx -iex 'set pagination off' \
+		-iex 'set confirm off' \
+		-iex "source $top/gdb-scripts/kallmodsyms.py" \
+		-iex "source $tests_dir/gdb/capture.py" \
+		${file:+"$file"} "${args[@]}" > "$name.stdout" 2> "$name.stderr"
+}
+
+# check_capture FILE: the captured command printed what is expected on
+# stdin, and no error.
+check_capture() {
+	testrun_compare cat "$1"
+	[ -s "$1.err" ] && fail "$1: $(cat "$1.err")"
+}
+
+# check_file FILE: it holds what is expected on stdin.
+check_file() { testrun_compare cat "$1"; }
+
+# check_error FILE 'message': the captured command failed with it.
+check_error() {
+	printf '%s\n' "$2" | testrun_compare cat "$1.err"
+}
+
+#
+# Offline: the vmlinux file alone.
+#
+kms list "$vmlinux" > list || fail "kallmodsyms list"
+run_gdb offline "$vmlinux" \
+	'capture offline-list lx-kallmodsyms --file' \
+	'capture offline-nofile lx-kallmodsyms' \
+	'capture offline-count lx-kallmodsyms --file -c kms_sample_show' \
+	'capture offline-glob lx-kallmodsyms --file -m kms_sample_c kms_sample_*' \
+	'capture offline-objfile lx-kallmodsyms --file -c -o two/util.o' ||
+	fail "gdb offline session"
+assert_same list offline-list "lx-kallmodsyms --file vs kallmodsyms list"
+check_error offline-nofile "lx-kallmodsyms: no kernel attached (target remote HOST:PORT); --file reads the vmlinux file alone"
+check_capture offline-count <<'EOF'
+8
+EOF
+cut -d' ' -f2- offline-glob > offline-glob.rest
+check_file offline-glob.rest <<'EOF'
+t kms_sample_show	[kms_sample_c] {c_main.o}
+t kms_sample_show	[kms_sample_c] {one/util.o}
+T kms_sample_util_one	[kms_sample_c] {one/util.o}
+t kms_sample_show	[kms_sample_c] {two/util.o}
+T kms_sample_util_two	[kms_sample_c] {two/util.o}
+t kms_sample_c_init	[kms_sample_c] {c_main.o}
+t kms_sample_c_exit	[kms_sample_c] {c_main.o}
+EOF
+check_capture offline-objfile <<'EOF'
+2
+EOF
+
+run_gdb nofile "" 'capture nofile lx-kallmodsyms --file' || fail "gdb without a file"
+check_error nofile "lx-kallmodsyms: no vmlinux loaded (file vmlinux)"
+
+# Damaged copies of vmlinux: the note's name, its version, its checksum.
+name=$(grep -obUaP 'kallmodsyms\x00KMS1' "$vmlinux" | head -n 1 | cut -d: -f1)
+[ -n "$name" ] || fail "no note in vmlinux"
+desc=$((name + 12))
+patch_byte() { # FILE OFFSET HEXBYTE
+	printf "\\x$3" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}
+cp "$vmlinux" vmlinux.noname && patch_byte vmlinux.noname "$name" 78
+cp "$vmlinux" vmlinux.version && patch_byte vmlinux.version $((desc + 4)) 02
+cp "$vmlinux" vmlinux.crc &&
+	patch_byte vmlinux.crc $((desc + 20)) "$(printf '%02x' $(( 0x$(od -An -tx1 -j $((desc + 20)) -N1 "$vmlinux" | tr -d ' ') ^ 0xff )))"
+for what in noname version crc; do
+	run_gdb "bad-$what" "vmlinux.$what" "capture bad-$what lx-kallmodsyms --file -c" ||
+		fail "gdb on vmlinux.$what"
+done
+check_error bad-noname "lx-kallmodsyms: $tmp/vmlinux.noname has no kallmodsyms note: built without CONFIG_KALLMODSYMS?"
+check_error bad-version "lx-kallmodsyms: $tmp/vmlinux.version: format version 2, these helpers read version 1"
+check_error bad-crc "lx-kallmodsyms: $tmp/vmlinux.crc: image checksum mismatch"
+
+#
+# A running kernel with KASLR.
+#
+cat > guest.sh <<'EOF'
+stty -F /dev/ttyS2 raw -echo
+echo "@@@ kallmodsyms"
+cat /proc/kallmodsyms
+echo "@@@ ready"
+read -r go < /dev/ttyS2
+echo "@@@ ran"
+for which in one main two; do
+	echo "$which" > /sys/module/kms_sample_c/parameters/run && echo "$which"
+done
+echo "@@@ end"
+EOF
+make_initramfs initrd.gz guest.sh
+port=$(free_port)
+start_gdbstub "$kbuild/arch/x86/boot/bzImage" initrd.gz live "$port" -- kaslr
+wait_for_line live/data "@@@ ready" 120 || fail "the guest did not get ready"
+split_sections live
+
+# The runtime addresses of the ten kms_sample_show()s, and of the one in
+# two/util.o.
+grep -P ' kms_sample_show(\t|$)' live/kallmodsyms | cut -d' ' -f1 > shows
+two=$(grep -P ' kms_sample_show\t\[kms_sample_c\] \{two/util.o\}$' live/kallmodsyms | cut -d' ' -f1)
+[ "$(wc -l < shows)" = 8 ] && [ -n "$two" ] || fail "the guest's listing lacks the samples"
+
+run_gdb live "$vmlinux" \
+	"target remote 127.0.0.1:$port" \
+	'capture live-list lx-kallmodsyms' \
+	'capture live-count lx-kallmodsyms -c' \
+	"capture live-lookups lx-kallmodsyms-lookup $(sed 's/^/0x/' shows | tr '\n' ' ')" \
+	'capture live-lookup-bad lx-kallmodsyms-lookup no_such_symbol' \
+	"break *0x$two" \
+	"shell echo go > live/ctl.in" \
+	'continue' \
+	'capture live-bt bt 1' \
+	'capture live-modsym print $lx_modsym($pc)' \
+	'capture live-hits info breakpoints' \
+	'delete' \
+	'detach' || fail "gdb live session"
+wait_qemu 120 || fail "the guest did not finish"
+split_sections live
+
+assert_same live/kallmodsyms live-list "lx-kallmodsyms vs /proc/kallmodsyms (KASLR)"
+wc -l < live/kallmodsyms | check_capture live-count
+# Not a trivial equality: KASLR moved the kernel.
+[ "$(grep ' T _text$' live/kallmodsyms | cut -d' ' -f1)" != \
+  "$(grep ' T _text$' list | cut -d' ' -f1)" ] || fail "KASLR did not move the kernel"
+
+kms lookup -K live/kallmodsyms "$vmlinux" $(sed 's/^/0x/' shows) > lookups ||
+	fail "kallmodsyms lookup"
+assert_same lookups live-lookups "lx-kallmodsyms-lookup vs kallmodsyms lookup"
+sed 's/+0x0\/0x[0-9a-f]*//' live-lookups > live-lookups.names
+check_file live-lookups.names <<'EOF'
+kms_sample_show [kms_sample_a]
+kms_sample_show [kms_sample_a] [kms_sample_b]
+kms_sample_show [kms_sample_b]
+kms_sample_show [kms_sample_c] {c_main.o}
+kms_sample_show [kms_sample_c] {one/util.o}
+kms_sample_show [kms_sample_c] {two/util.o}
+kms_sample_show [bool_notmod]
+kms_sample_show
+EOF
+check_error live-lookup-bad 'lx-kallmodsyms-lookup: "no_such_symbol": No symbol table is loaded.  Use the "file" command.'
+
+# The breakpoint stopped the third run only (one, main, two), in two/util.o.
+check_file live/ran <<'EOF'
+one
+main
+two
+EOF
+sed -n 's/^#0 *0x[0-9a-f]* in /#0  /p' live-bt > live-bt.frame
+check_file live-bt.frame <<'EOF'
+#0  kms_sample_show [kms_sample_c] {two/util.o} ()
+EOF
+sed 's/^\$[0-9]* = //; s/+0x0\/0x[0-9a-f]*//' live-modsym > live-modsym.name
+check_file live-modsym.name <<'EOF'
+"kms_sample_show [kms_sample_c] {two/util.o}"
+EOF
+grep -c 'breakpoint already hit 1 time' live-hits > live-hits.count
+check_file live-hits.count <<'EOF'
+1
+EOF
+
+finish

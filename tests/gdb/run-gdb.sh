@@ -183,4 +183,49 @@ check_file live-hits.count <<'EOF'
 1
 EOF
 
+#
+# Stopped before the kernel has read its tables (PVH entry: no KASLR), and
+# again once it has.
+#
+addr_of() { nm "$vmlinux" | awk -v s="$1" '$3 == s { print $1; exit }'; }
+init=$(addr_of kallmodsyms_init)
+later=$(addr_of kms_sample_core_init)
+port=$(free_port)
+start_gdbstub "$vmlinux" initrd.gz early "$port" -S -- nokaslr
+run_gdb early "$vmlinux" \
+	"target remote 127.0.0.1:$port" \
+	"hbreak *0x$init" 'continue' \
+	'capture early-count lx-kallmodsyms -c -m kms_sample_c' \
+	'lx-kallmodsyms -c kms_sample_show' \
+	'delete' "hbreak *0x$later" 'continue' \
+	'capture later-count lx-kallmodsyms -c -m kms_sample_c' \
+	'kill' || fail "gdb early session"
+wait_qemu 60 || fail "QEMU did not stop after kill"
+notice="lx-kallmodsyms: the kernel has not read its tables yet (it is stopped before its core initcalls); using the note in $vmlinux"
+{ echo "$notice"; grep -c '[[]kms_sample_c[]]' list; } | check_capture early-count
+grep -c '[[]kms_sample_c[]]' list | check_capture later-count
+grep '^lx-kallmodsyms: ' early.stderr > early.notices
+echo "$notice" | check_file early.notices
+
+#
+# A kernel that refused its note: the commands say so; --file shows why.
+#
+port=$(free_port)
+start_gdbstub vmlinux.crc initrd.gz refused "$port" -- nokaslr
+wait_for_line refused/data "@@@ ready" 120 || fail "the guest did not get ready"
+run_gdb refused vmlinux.crc \
+	"target remote 127.0.0.1:$port" \
+	'capture refused-list lx-kallmodsyms -c' \
+	'capture refused-lookup lx-kallmodsyms-lookup $pc' \
+	'capture refused-file lx-kallmodsyms --file -c' \
+	'kill' || fail "gdb session with a refused note"
+wait_qemu 60 || fail "QEMU did not stop after kill"
+check_error refused-list 'lx-kallmodsyms: the kernel disabled kallmodsyms at boot (error -22; its log says why: "kallmodsyms: disabled: ..."); --file reads the note in '"$tmp"'/vmlinux.crc'
+check_error refused-lookup 'lx-kallmodsyms-lookup: the kernel disabled kallmodsyms at boot (error -22; its log says why: "kallmodsyms: disabled: ..."); --file reads the note in '"$tmp"'/vmlinux.crc'
+check_error refused-file "lx-kallmodsyms: $tmp/vmlinux.crc: image checksum mismatch"
+grep -o 'kallmodsyms: disabled: .*' refused/console.log | tr -d '\r' > refused.lines
+check_file refused.lines <<'EOF'
+kallmodsyms: disabled: image checksum mismatch
+EOF
+
 finish

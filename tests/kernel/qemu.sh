@@ -159,7 +159,7 @@ start_gdbstub() {
 		-serial "pipe:$outdir/ctl" \
 		-gdb "tcp:127.0.0.1:$port" "${qemu_opts[@]}" \
 		-kernel "$kernel" -initrd "$initrd" \
-		-append "console=ttyS0 panic=-1 $*" &
+		-append "console=ttyS0 panic=-1 $*" 2> "$outdir/qemu.stderr" &
 	qemu_pid=$!
 	at_exit "kill $qemu_pid 2> /dev/null"
 }

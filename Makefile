@@ -73,10 +73,18 @@ check: tests
 
 MANDIR ?= $(PREFIX)/share/man
 
+GDBDIR ?= $(PREFIX)/share/kallmodsyms/gdb
+
 install: all
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(GDBDIR)/kallmodsyms_gdb
 	install -m 755 $(PROGS) $(DESTDIR)$(BINDIR)
 	install -m 644 tools/kallmodsyms.1 $(DESTDIR)$(MANDIR)/man1
+	install -m 644 gdb-scripts/kallmodsyms.py gdb-scripts/README.md \
+		$(DESTDIR)$(GDBDIR)
+	install -m 755 gdb-scripts/autoload.sh $(DESTDIR)$(GDBDIR)
+	install -m 644 gdb-scripts/kallmodsyms_gdb/*.py \
+		$(DESTDIR)$(GDBDIR)/kallmodsyms_gdb
 
 clean:
 	rm -rf build build-asan

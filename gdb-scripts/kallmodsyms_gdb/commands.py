@@ -98,6 +98,12 @@ KASLR included.  Loadable modules' symbols are not listed."""
         except KmsError as e:
             _fail(self._name(), e)
         _notice(self._name(), notice)
+        try:
+            if kernel.modules_loaded():
+                _notice(self._name(), "loadable modules' symbols are not "
+                        "listed (lx-symbols loads them into gdb)")
+        except KmsError:
+            pass
 
         is_glob = pattern is not None and any(c in pattern for c in "*?[")
         width = 2 * kernel.pointer_size

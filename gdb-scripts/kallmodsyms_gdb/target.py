@@ -196,6 +196,15 @@ class Kernel:
                                % (image, e)) from None
         return _tables_cache[key], None
 
+    def modules_loaded(self):
+        """Whether the kernel's list of loadable modules is not empty."""
+        head = self.symbol("modules") if self.live else None
+        if head is None:
+            return False
+        fmt = self.byteorder + ("Q" if self.pointer_size == 8 else "I")
+        first, = struct.unpack(fmt, self.read(head, self.pointer_size))
+        return first != head
+
     def symbols(self):
         """The kernel's kallsyms (cached per file and offset)."""
         st = os.stat(self.elf.path)

@@ -27,7 +27,7 @@ WARN += -Werror
 endif
 CFLAGS ?= -O2 -g
 ALL_CFLAGS := -std=gnu11 $(WARN) $(CFLAGS) $(SAN_FLAGS) \
-	      -Isidecar/include -Isidecar/gen -D_GNU_SOURCE \
+	      -Isidecar/include -Isidecar/gen -I$(O)/gen -D_GNU_SOURCE \
 	      -DKMS_VERSION_STRING='"$(VERSION)"' -MMD -MP
 LDLIBS := -ldw -lelf -lzstd
 ALL_LDFLAGS := $(LDFLAGS) $(SAN_FLAGS)
@@ -54,6 +54,14 @@ $(O)/kallmodsyms-gen: $(GEN_OBJS) $(O)/libkms.a
 
 $(O)/kallmodsyms: $(TOOL_OBJS) $(O)/libkms.a
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# The modularity analysis carries its Makefile evaluator as a C string.
+$(O)/gen/modularity_mk.h: sidecar/inputs/modularity.mk
+	@mkdir -p $(dir $@)
+	{ echo 'static const char kms_modularity_mk[] ='; \
+	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $<; \
+	  echo ';'; } > $@.tmp && mv $@.tmp $@
+$(O)/sidecar/inputs/modularity.o: $(O)/gen/modularity_mk.h
 
 $(O)/%.o: %.c
 	@mkdir -p $(dir $@)

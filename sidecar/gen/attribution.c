@@ -2,11 +2,13 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <kms/blob.h>
 #include <kms/elf_file.h>
 #include <kms/format.h>
 #include <kms/kbuild.h>
+#include <kms/modularity.h>
 #include <kms/linker_map.h>
 #include <kms/strmap.h>
 #include <kms/symbols.h>
@@ -17,6 +19,10 @@ struct object {
 	char *path;
 	char **modules;		/* names, sorted, unique */
 	size_t nr_modules;
+	/* modules.builtin's names for an object that can never be a module */
+	char **not_modules;
+	size_t nr_not_modules;
+	enum kms_linkage linkage;
 	uint32_t modlist;	/* index in gen.modlists, KMS_NONE: core */
 	unsigned int name_components;	/* 0: no name needed */
 	uint32_t attribution;
@@ -37,6 +43,7 @@ struct gen {
 	const struct kms_gen_options *opts;
 	struct kms_elf *elf;
 	struct kms_builtin *builtin;
+	struct kms_modularity *modularity;	/* NULL: not analysed */
 	uint64_t text_address;
 
 	struct text_section *sections;
@@ -404,6 +411,23 @@ static struct kms_error *object_modules(struct gen *g, struct object *obj)
 	}
 	if (!obj->nr_modules)
 		goto out;
+	/*
+	 * modules.builtin comes from MODULE_LICENSE(); the Makefiles and
+	 * Kconfig say whether the object could have been a module at all.
+	 */
+	if (g->modularity) {
+		obj->linkage = kms_modularity_linkage(g->modularity, obj->path,
+						      NULL);
+		if (obj->linkage == KMS_LINK_BUILTIN ||
+		    obj->linkage == KMS_LINK_LIB) {
+			obj->not_modules = obj->modules;
+			obj->nr_not_modules = obj->nr_modules;
+			obj->modules = NULL;
+			obj->nr_modules = 0;
+			g->stats.not_modules++;
+			goto out;
+		}
+	}
 	key = malloc(len);
 	if (!key) {
 		err = &kms_error_nomem;
@@ -422,6 +446,57 @@ static struct kms_error *object_modules(struct gen *g, struct object *obj)
 out:
 	free(key);
 	kms_free_strings(paths, nr);
+	return err;
+}
+
+/*
+ * Decide modularity from the tree's Kconfig and Makefiles when the build
+ * tree is a configured kernel tree (it has a .config); a synthetic tree
+ * without one trusts modules.builtin.
+ */
+static struct kms_error *analyse_modularity(struct gen *g)
+{
+	const struct kms_gen_options *o = g->opts;
+	struct kms_modularity_options mo = { 0 };
+	char *config = NULL, *source = NULL, *srctree = NULL;
+	struct kms_error *err = NULL;
+
+	if (o->no_modularity)
+		return NULL;
+	if (asprintf(&config, "%s/.config", o->build_dir) < 0)
+		return &kms_error_nomem;
+	if (access(config, F_OK)) {
+		free(config);
+		return NULL;
+	}
+	if (o->srctree) {
+		srctree = realpath(o->srctree, NULL);
+		if (!srctree)
+			err = kms_error_errno(o->srctree, "cannot open");
+	} else if (asprintf(&source, "%s/source", o->build_dir) < 0) {
+		err = &kms_error_nomem;
+	} else {
+		/* O= builds link "source" to the sources. */
+		srctree = realpath(source, NULL);
+		if (!srctree)
+			srctree = realpath(o->build_dir, NULL);
+		if (!srctree)
+			err = kms_error_errno(o->build_dir, "cannot open");
+	}
+	mo.objtree = realpath(o->build_dir, NULL);
+	if (!err && !mo.objtree)
+		err = kms_error_errno(o->build_dir, "cannot open");
+	if (!err) {
+		mo.srctree = srctree;
+		mo.config = config;
+		err = kms_modularity_analyze(&mo, &g->modularity);
+	}
+	if (!err)
+		g->stats.modularity = true;
+	free((char *)mo.objtree);
+	free(srctree);
+	free(source);
+	free(config);
 	return err;
 }
 
@@ -444,6 +519,9 @@ static struct kms_error *read_modules(struct gen *g)
 		err = kms_builtin_read(path, &g->builtin);
 		free(path);
 	}
+	if (err)
+		return err;
+	err = analyse_modularity(g);
 	if (err)
 		return err;
 	g->stats.objects = g->object_paths.nr;
@@ -900,6 +978,13 @@ static void explain(struct gen *g)
 		if (o->name_components)
 			fprintf(f, "%s{%s}", o->nr_modules ? " " : "\t",
 				path_suffix(o->path, o->name_components));
+		if (o->nr_not_modules) {
+			fputs("\tnot a module:", f);
+			for (k = 0; k < o->nr_not_modules; k++)
+				fprintf(f, " [%s]", o->not_modules[k]);
+			fprintf(f, " (%s)", o->linkage == KMS_LINK_LIB ?
+				"lib-y" : "obj-y with every tristate at m");
+		}
 		fputc('\n', f);
 	}
 }
@@ -947,7 +1032,10 @@ struct kms_error *kms_generate(const struct kms_gen_options *opts,
 	for (i = 0; i < g.object_paths.nr; i++) {
 		free(g.objects[i].path);
 		kms_free_strings(g.objects[i].modules, g.objects[i].nr_modules);
+		kms_free_strings(g.objects[i].not_modules,
+				 g.objects[i].nr_not_modules);
 	}
+	kms_modularity_destroy(g.modularity);
 	free(g.objects);
 	free(g.pieces);
 	free(g.sections);

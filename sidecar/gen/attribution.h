@@ -20,6 +20,13 @@ struct kms_gen_options {
 	const char *map;		/* the final link's map */
 	const char *o_map;		/* vmlinux.o's map, NULL: by default */
 	const char *builtin;		/* modules.builtin, NULL: by default */
+	/*
+	 * The kernel sources, for the modularity analysis (kms/modularity.h);
+	 * NULL: the build tree's "source" link, or the build tree itself.
+	 * The analysis runs when the build tree has a .config.
+	 */
+	const char *srctree;
+	bool no_modularity;		/* trust modules.builtin alone */
 	FILE *warnings;			/* NULL: no warnings */
 	FILE *explain;			/* NULL: no per-object report */
 };
@@ -31,6 +38,8 @@ struct kms_gen_stats {
 	size_t multi_module_objects;
 	size_t named_objects;		/* ...that print {objfile} */
 	size_t missing_cmd;		/* objects without a .cmd file */
+	bool modularity;		/* the Makefiles were evaluated */
+	size_t not_modules;		/* in modules.builtin, never modules */
 	size_t ambiguous;		/* symbols that stay ambiguous */
 	size_t ranges, attributions, modules, strtab_bytes;
 	size_t image_bytes, blob_bytes;

@@ -44,6 +44,11 @@ static void usage(FILE *f)
 		"  -M, --o-map FILE      the map of vmlinux.o, when VMLINUX was linked\n"
 		"                        from it (default: DIR/vmlinux.o.map)\n"
 		"  -B, --builtin FILE    modules.builtin (default: DIR/modules.builtin)\n"
+		"  -S, --srctree DIR     the kernel sources, when DIR has a .config\n"
+		"                        (default: DIR/source, or DIR)\n"
+		"      --no-modularity   take modules.builtin's word for what is a\n"
+		"                        module instead of evaluating Kconfig and the\n"
+		"                        Makefiles\n"
 		"      --pad-to SIZE     object: make the note section SIZE bytes\n"
 		"      --verify          write nothing; check that the note linked into\n"
 		"                        VMLINUX holds exactly the tables VMLINUX and its\n"
@@ -92,6 +97,8 @@ int main(int argc, char **argv)
 		{ "map", required_argument, NULL, 'm' },
 		{ "o-map", required_argument, NULL, 'M' },
 		{ "builtin", required_argument, NULL, 'B' },
+		{ "srctree", required_argument, NULL, 'S' },
+		{ "no-modularity", no_argument, NULL, 'N' },
 		{ "pad-to", required_argument, NULL, 'P' },
 		{ "verify", no_argument, NULL, 'v' },
 		{ "explain", no_argument, NULL, 'e' },
@@ -114,7 +121,7 @@ int main(int argc, char **argv)
 	void *blob = NULL;
 	int c, status = 1;
 
-	while ((c = getopt_long(argc, argv, "f:o:b:m:M:B:esqh", longopts,
+	while ((c = getopt_long(argc, argv, "f:o:b:m:M:B:S:esqh", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'f': format = optarg; break;
@@ -123,6 +130,8 @@ int main(int argc, char **argv)
 		case 'm': opts.map = optarg; break;
 		case 'M': opts.o_map = optarg; break;
 		case 'B': opts.builtin = optarg; break;
+		case 'S': opts.srctree = optarg; break;
+		case 'N': opts.no_modularity = true; break;
 		case 'e': opts.explain = stdout; break;
 		case 'P':
 			pad_to = strtoul(optarg, &end, 0);
@@ -197,13 +206,16 @@ int main(int argc, char **argv)
 	if (print_stats)
 		fprintf(stderr,
 			"pieces %zu objects %zu modular %zu multi-module %zu named %zu missing-cmd %zu ambiguous %zu\n"
-			"ranges %zu attributions %zu modules %zu strtab %zu image %zu note %zu seconds %.3f\n",
+			"ranges %zu attributions %zu modules %zu strtab %zu image %zu note %zu seconds %.3f\n"
+			"modularity %s not-modules %zu\n",
 			stats.pieces, stats.objects, stats.modular_objects,
 			stats.multi_module_objects, stats.named_objects,
 			stats.missing_cmd, stats.ambiguous, stats.ranges,
 			stats.attributions, stats.modules, stats.strtab_bytes,
 			stats.image_bytes, stats.blob_bytes,
-			(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9);
+			(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9,
+			stats.modularity ? "kconfig+makefiles" : "modules.builtin",
+			stats.not_modules);
 	status = 0;
 	goto out;
 nomem:

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Which objects of a configured kernel tree could have been built as
+ * modules: decided by kconfig and kbuild themselves, not by
+ * MODULE_LICENSE() (which is all modules.builtin reflects since 5.6).
+ *
+ * kconfig's own conf tells which of the symbols set to y are bool (reading
+ * a copy of the config with every y turned into m, it rejects m for each
+ * bool).  Then the tree's Makefiles are evaluated by make, as kbuild
+ * would, with every tristate y made m: an object that lands in obj-m, or in
+ * a composite object in obj-m, could have been a module; one that stays in
+ * obj-y or lib-y never could.  Nothing is compiled; only make and conf run.
+ */
+#ifndef KMS_MODULARITY_H
+#define KMS_MODULARITY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <kms/error.h>
+
+struct kms_modularity_options {
+	const char *srctree;		/* the kernel sources */
+	const char *objtree;		/* has scripts/kconfig/conf */
+	const char *config;		/* the .config to judge */
+	const char *srcarch;		/* NULL: x86 */
+	/*
+	 * The config already has every tristate symbol it can at m (an
+	 * allmodconfig): skip kconfig, evaluate the Makefiles with it as is.
+	 */
+	bool already_modular;
+};
+
+enum kms_linkage {
+	KMS_LINK_UNKNOWN,		/* no Makefile links it */
+	KMS_LINK_BUILTIN,		/* obj-y: in vmlinux whatever the config */
+	KMS_LINK_LIB,			/* lib-y: in a lib.a, never a module */
+	KMS_LINK_MODULE,		/* obj-m, or a member of a module */
+};
+
+struct kms_modularity;
+
+struct kms_error *kms_modularity_analyze(const struct kms_modularity_options *o,
+					 struct kms_modularity **ret);
+
+/*
+ * How @path (an object relative to the top of the tree, "fs/ext4/inode.o")
+ * is linked; for a module member, *ret_module is the module's object
+ * ("fs/ext4/ext4.o") if @ret_module is not NULL.
+ */
+enum kms_linkage kms_modularity_linkage(const struct kms_modularity *m,
+					const char *path,
+					const char **ret_module);
+
+/* Every object the Makefiles link, in the order they were found. */
+size_t kms_modularity_nr_objects(const struct kms_modularity *m);
+const char *kms_modularity_object(const struct kms_modularity *m, size_t i,
+				  enum kms_linkage *ret_linkage);
+
+/* Was CONFIG_@name (set to y) found to be bool? */
+bool kms_modularity_is_bool(const struct kms_modularity *m, const char *name);
+
+/* Directories the Makefiles descended into. */
+size_t kms_modularity_nr_dirs(const struct kms_modularity *m);
+
+void kms_modularity_destroy(struct kms_modularity *m);
+
+#endif /* KMS_MODULARITY_H */

@@ -1,0 +1,537 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <ctype.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <kms/modularity.h>
+#include <kms/run.h>
+#include <kms/strmap.h>
+
+/* sidecar/inputs/modularity.mk, made a C string by the Makefile. */
+#include "modularity_mk.h"
+
+struct kms_modularity {
+	struct kms_strmap objects;
+	unsigned char *linkage;		/* enum kms_linkage, per object */
+	uint32_t *module;		/* index in modules, per object */
+	size_t cap;
+	struct kms_strmap modules;
+	struct kms_strmap bools;
+	size_t nr_dirs;
+};
+
+/* The scratch directory and what is in it. */
+struct scratch {
+	char dir[64];
+	char *config_m, *config_eval, *arch_mk, *makefile;
+};
+
+static struct kms_error *scratch_file(struct scratch *s, const char *name,
+				      char **ret)
+{
+	if (asprintf(ret, "%s/%s", s->dir, name) < 0) {
+		*ret = NULL;
+		return &kms_error_nomem;
+	}
+	return NULL;
+}
+
+static struct kms_error *scratch_create(struct scratch *s)
+{
+	const char *tmp = getenv("TMPDIR");
+	struct kms_error *err;
+
+	memset(s, 0, sizeof(*s));
+	if (!tmp || !*tmp || strlen(tmp) > sizeof(s->dir) - 24)
+		tmp = "/tmp";
+	snprintf(s->dir, sizeof(s->dir), "%s/kallmodsyms.XXXXXX", tmp);
+	if (!mkdtemp(s->dir)) {
+		s->dir[0] = '\0';
+		return kms_error_errno(tmp, "cannot create a scratch directory");
+	}
+	if ((err = scratch_file(s, "config.m", &s->config_m)) ||
+	    (err = scratch_file(s, "config.eval", &s->config_eval)) ||
+	    (err = scratch_file(s, "arch.mk", &s->arch_mk)) ||
+	    (err = scratch_file(s, "modularity.mk", &s->makefile)))
+		return err;
+	return NULL;
+}
+
+static void scratch_remove(struct scratch *s)
+{
+	char *old;
+
+	if (!s->dir[0])
+		return;
+	if (s->config_m && asprintf(&old, "%s.old", s->config_m) >= 0) {
+		unlink(old);
+		free(old);
+	}
+	if (s->config_m)
+		unlink(s->config_m);
+	if (s->config_eval)
+		unlink(s->config_eval);
+	if (s->arch_mk)
+		unlink(s->arch_mk);
+	if (s->makefile)
+		unlink(s->makefile);
+	rmdir(s->dir);
+	free(s->config_m);
+	free(s->config_eval);
+	free(s->arch_mk);
+	free(s->makefile);
+}
+
+static struct kms_error *write_file(const char *path, const char *text,
+				    size_t len)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return kms_error_errno(path, "cannot create");
+	if (fwrite(text, 1, len, f) != len || fclose(f)) {
+		if (f)
+			fclose(f);
+		return kms_error_errno(path, "cannot write");
+	}
+	return NULL;
+}
+
+static struct kms_error *read_file(const char *path, char **ret,
+				   size_t *ret_len)
+{
+	FILE *f = fopen(path, "r");
+	char *data = NULL;
+	size_t len = 0, cap = 0, n;
+
+	if (!f)
+		return kms_error_errno(path, "cannot open");
+	do {
+		if (cap - len < 65536) {
+			char *bigger = realloc(data, cap ? 2 * cap : 65536);
+
+			if (!bigger) {
+				free(data);
+				fclose(f);
+				return &kms_error_nomem;
+			}
+			data = bigger;
+			cap = cap ? 2 * cap : 65536;
+		}
+		n = fread(data + len, 1, cap - len - 1, f);
+		len += n;
+	} while (n);
+	if (ferror(f)) {
+		free(data);
+		fclose(f);
+		return kms_error_errno(path, "cannot read");
+	}
+	fclose(f);
+	data[len] = '\0';
+	*ret = data;
+	*ret_len = len;
+	return NULL;
+}
+
+/* "CONFIG_FOO=y" -> "FOO" (in place), or NULL. */
+static char *y_symbol(char *line)
+{
+	size_t len = strlen(line);
+
+	if (strncmp(line, "CONFIG_", 7) || len < 10 ||
+	    strcmp(line + len - 2, "=y"))
+		return NULL;
+	line[len - 2] = '\0';
+	return line + 7;
+}
+
+/*
+ * Ask kconfig which symbols set to y are bool: it warns "symbol value 'm'
+ * invalid for FOO" for each bool set to m.
+ */
+static struct kms_error *find_bools(struct kms_modularity *m,
+				    const struct kms_modularity_options *o,
+				    struct scratch *s, const char *config,
+				    size_t config_len)
+{
+	static const char needle[] = "symbol value 'm' invalid for ";
+	const char *cc = getenv("CC"), *ld = getenv("LD");
+	struct kms_run_output run;
+	struct kms_error *err;
+	char *copy, *conf, *p, *line, *env[8];
+	char *argv[] = { NULL, "--olddefconfig", "Kconfig", NULL };
+	size_t i, n = 0;
+
+	copy = malloc(config_len + 1);
+	if (!copy)
+		return &kms_error_nomem;
+	/* Every "=y" becomes "=m"; the line is otherwise kept. */
+	for (i = 0; i < config_len; i++) {
+		copy[n++] = config[i];
+		if (config[i] == 'y' && i && config[i - 1] == '=' &&
+		    (i + 1 == config_len || config[i + 1] == '\n'))
+			copy[n - 1] = 'm';
+	}
+	err = write_file(s->config_m, copy, n);
+	free(copy);
+	if (err)
+		return err;
+
+	if (asprintf(&conf, "%s/scripts/kconfig/conf", o->objtree) < 0)
+		return &kms_error_nomem;
+	if (access(conf, X_OK)) {
+		err = kms_error_file(conf, "missing: the tree is not configured");
+		free(conf);
+		return err;
+	}
+	argv[0] = conf;
+	memset(env, 0, sizeof(env));
+	if (asprintf(&env[0], "srctree=%s", o->srctree) < 0 ||
+	    asprintf(&env[1], "KCONFIG_CONFIG=%s", s->config_m) < 0 ||
+	    asprintf(&env[2], "SRCARCH=%s", o->srcarch ? o->srcarch : "x86") < 0 ||
+	    asprintf(&env[3], "ARCH=%s", o->srcarch ? o->srcarch : "x86") < 0 ||
+	    asprintf(&env[4], "CC=%s", cc && *cc ? cc : "gcc") < 0 ||
+	    asprintf(&env[5], "LD=%s", ld && *ld ? ld : "ld") < 0) {
+		err = &kms_error_nomem;
+		goto out;
+	}
+	err = kms_run(argv, o->srctree, (const char *const *)env, &run);
+	if (err)
+		goto out;
+	if (run.status) {
+		line = strtok(run.err, "\n");
+		err = kms_error_file(conf, "failed on %s: %s", o->config,
+				     line ? line : "no message");
+		kms_run_output_release(&run);
+		goto out;
+	}
+	for (p = strstr(run.err, needle); p; p = strstr(p, needle)) {
+		char *name = p + sizeof(needle) - 1;
+		uint32_t index;
+
+		p = name + strcspn(name, "\n");
+		if (*p)
+			*p++ = '\0';
+		err = kms_strmap_intern(&m->bools, name, &index, NULL);
+		if (err)
+			break;
+	}
+	kms_run_output_release(&run);
+out:
+	for (i = 0; i < 6; i++)
+		free(env[i]);
+	free(conf);
+	return err;
+}
+
+/* The config to evaluate the Makefiles with: tristate y made m. */
+static struct kms_error *write_eval_config(struct kms_modularity *m,
+					   struct scratch *s,
+					   const char *config)
+{
+	struct kms_error *err = NULL;
+	char *copy = strdup(config), *line, *save = NULL;
+	FILE *f;
+
+	if (!copy)
+		return &kms_error_nomem;
+	f = fopen(s->config_eval, "w");
+	if (!f) {
+		free(copy);
+		return kms_error_errno(s->config_eval, "cannot create");
+	}
+	for (line = strtok_r(copy, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *name = y_symbol(line);
+
+		if (!name)
+			fprintf(f, "%s\n", line);
+		else
+			fprintf(f, "CONFIG_%s=%c\n", name,
+				kms_strmap_find(&m->bools, name) == UINT32_MAX ?
+				'm' : 'y');
+	}
+	if (ferror(f))
+		err = kms_error_errno(s->config_eval, "cannot write");
+	if (fclose(f) && !err)
+		err = kms_error_errno(s->config_eval, "cannot write");
+	free(copy);
+	return err;
+}
+
+static bool arch_dir_line(const char *line)
+{
+	static const char *const lists[] = { "core-", "libs-", "drivers-" };
+	size_t i, k;
+
+	while (*line == ' ' || *line == '\t')
+		line++;
+	for (i = 0; i < 3; i++) {
+		k = strlen(lists[i]);
+		if (strncmp(line, lists[i], k))
+			continue;
+		line += k;
+		if (*line == 'y' || *line == 'm') {
+			line++;
+		} else if (!strncmp(line, "$(CONFIG_", 9)) {
+			line += 9;
+			while (isalnum((unsigned char)*line) || *line == '_')
+				line++;
+			if (*line++ != ')')
+				return false;
+		} else {
+			return false;
+		}
+		while (*line == ' ' || *line == '\t')
+			line++;
+		return !strncmp(line, "+=", 2) || !strncmp(line, ":=", 2) ||
+		       *line == '=';
+	}
+	return false;
+}
+
+/*
+ * The lines of arch/$(SRCARCH)/Makefile that add the architecture's
+ * directories; the rest of that Makefile sets compiler flags and builds
+ * boot images, and is not a kbuild Makefile.
+ */
+static struct kms_error *write_arch_makefile(const struct kms_modularity_options *o,
+					     struct scratch *s)
+{
+	struct kms_error *err;
+	char *path, *text, *line, *save = NULL;
+	size_t len;
+	FILE *f;
+
+	if (asprintf(&path, "%s/arch/%s/Makefile", o->srctree,
+		     o->srcarch ? o->srcarch : "x86") < 0)
+		return &kms_error_nomem;
+	err = read_file(path, &text, &len);
+	free(path);
+	if (err)
+		return err;
+	f = fopen(s->arch_mk, "w");
+	if (!f) {
+		free(text);
+		return kms_error_errno(s->arch_mk, "cannot create");
+	}
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		if (arch_dir_line(line) && line[strlen(line) - 1] != '\\')
+			fprintf(f, "%s\n", line);
+	err = ferror(f) ? kms_error_errno(s->arch_mk, "cannot write") : NULL;
+	if (fclose(f) && !err)
+		err = kms_error_errno(s->arch_mk, "cannot write");
+	free(text);
+	return err;
+}
+
+static struct kms_error *add_object(struct kms_modularity *m, const char *path,
+				    enum kms_linkage linkage,
+				    const char *module)
+{
+	struct kms_error *err;
+	uint32_t i, mod = UINT32_MAX;
+	int added;
+
+	err = kms_strmap_intern(&m->objects, path, &i, &added);
+	if (err)
+		return err;
+	if (i >= m->cap) {
+		size_t cap = m->cap ? 2 * m->cap : 4096;
+		unsigned char *linkage_array = realloc(m->linkage, cap);
+		uint32_t *module_array;
+
+		if (!linkage_array)
+			return &kms_error_nomem;
+		m->linkage = linkage_array;
+		module_array = realloc(m->module, cap * sizeof(*m->module));
+		if (!module_array)
+			return &kms_error_nomem;
+		m->module = module_array;
+		m->cap = cap;
+	}
+	if (module) {
+		err = kms_strmap_intern(&m->modules, module, &mod, NULL);
+		if (err)
+			return err;
+	}
+	/*
+	 * Linked several ways: a module member stays one (it could be a
+	 * module), and obj-y beats lib-y.
+	 */
+	if (added || linkage > m->linkage[i]) {
+		m->linkage[i] = linkage;
+		m->module[i] = mod;
+	}
+	return NULL;
+}
+
+static struct kms_error *evaluate_makefiles(struct kms_modularity *m,
+					    const struct kms_modularity_options *o,
+					    struct scratch *s,
+					    const char *config)
+{
+	struct kms_run_output run;
+	struct kms_error *err;
+	char *srctree_arg, *config_arg, *arch_arg, *srcarch_arg, *line, *save;
+	char *argv[] = { "make", "-r", "-R", "-s", "--no-print-directory",
+			 "-f", s->makefile, NULL, NULL, NULL, NULL, NULL,
+			 NULL };
+	const char *const env[] = { "MAKEFLAGS=", "MAKELEVEL=", "MFLAGS=",
+				    "MAKEFILES=", "GNUMAKEFLAGS=", NULL };
+
+	err = write_file(s->makefile, kms_modularity_mk,
+			 sizeof(kms_modularity_mk) - 1);
+	if (err)
+		return err;
+	if (asprintf(&srctree_arg, "srctree=%s", o->srctree) < 0)
+		return &kms_error_nomem;
+	if (asprintf(&config_arg, "config=%s", config) < 0) {
+		free(srctree_arg);
+		return &kms_error_nomem;
+	}
+	if (asprintf(&arch_arg, "arch=%s", s->arch_mk) < 0) {
+		free(srctree_arg);
+		free(config_arg);
+		return &kms_error_nomem;
+	}
+	if (asprintf(&srcarch_arg, "SRCARCH=%s",
+		     o->srcarch ? o->srcarch : "x86") < 0) {
+		free(srctree_arg);
+		free(config_arg);
+		free(arch_arg);
+		return &kms_error_nomem;
+	}
+	argv[7] = srctree_arg;
+	argv[8] = config_arg;
+	argv[9] = arch_arg;
+	argv[10] = srcarch_arg;
+	/* kbuild's ARCH for x86 is x86 as well; the Makefiles test SRCARCH. */
+	argv[11] = srcarch_arg + 3;
+	err = kms_run(argv, o->objtree, env, &run);
+	free(srctree_arg);
+	free(config_arg);
+	free(arch_arg);
+	free(srcarch_arg);
+	if (err)
+		return err;
+	if (run.status) {
+		line = strtok(run.err, "\n");
+		err = kms_error_fmt("make: evaluating the Makefiles of %s failed: %s",
+				    o->srctree, line ? line : "no message");
+		goto out;
+	}
+	save = NULL;
+	for (line = strtok_r(run.out, "\n", &save); line && !err;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *module;
+
+		if (line[0] == 'D' && line[1] == ' ') {
+			m->nr_dirs++;
+		} else if (line[0] == 'Y' && line[1] == ' ') {
+			err = add_object(m, line + 2, KMS_LINK_BUILTIN, NULL);
+		} else if (line[0] == 'L' && line[1] == ' ') {
+			err = add_object(m, line + 2, KMS_LINK_LIB, NULL);
+		} else if (line[0] == 'M' && line[1] == ' ' &&
+			   (module = strchr(line + 2, ' '))) {
+			*module++ = '\0';
+			err = add_object(m, line + 2, KMS_LINK_MODULE, module);
+		} else {
+			err = kms_error_fmt("make: unexpected output evaluating the Makefiles of %s: %s",
+					    o->srctree, line);
+		}
+	}
+out:
+	kms_run_output_release(&run);
+	return err;
+}
+
+struct kms_error *kms_modularity_analyze(const struct kms_modularity_options *o,
+					 struct kms_modularity **ret)
+{
+	struct kms_modularity *m;
+	struct kms_error *err;
+	struct scratch s;
+	char *config;
+	size_t len;
+
+	err = read_file(o->config, &config, &len);
+	if (err)
+		return err;
+	m = calloc(1, sizeof(*m));
+	if (!m) {
+		free(config);
+		return &kms_error_nomem;
+	}
+	err = scratch_create(&s);
+	if (!err)
+		err = write_arch_makefile(o, &s);
+	if (!err && !o->already_modular)
+		err = find_bools(m, o, &s, config, len);
+	if (!err && !o->already_modular)
+		err = write_eval_config(m, &s, config);
+	if (!err)
+		err = evaluate_makefiles(m, o, &s, o->already_modular ?
+					 o->config : s.config_eval);
+	scratch_remove(&s);
+	free(config);
+	if (err) {
+		kms_modularity_destroy(m);
+		return err;
+	}
+	*ret = m;
+	return NULL;
+}
+
+enum kms_linkage kms_modularity_linkage(const struct kms_modularity *m,
+					const char *path,
+					const char **ret_module)
+{
+	uint32_t i = kms_strmap_find(&m->objects, path);
+
+	if (i == UINT32_MAX)
+		return KMS_LINK_UNKNOWN;
+	if (ret_module)
+		*ret_module = m->module[i] == UINT32_MAX ? NULL :
+			      m->modules.keys[m->module[i]];
+	return m->linkage[i];
+}
+
+size_t kms_modularity_nr_objects(const struct kms_modularity *m)
+{
+	return m->objects.nr;
+}
+
+const char *kms_modularity_object(const struct kms_modularity *m, size_t i,
+				  enum kms_linkage *ret_linkage)
+{
+	*ret_linkage = m->linkage[i];
+	return m->objects.keys[i];
+}
+
+bool kms_modularity_is_bool(const struct kms_modularity *m, const char *name)
+{
+	return kms_strmap_find(&m->bools, name) != UINT32_MAX;
+}
+
+size_t kms_modularity_nr_dirs(const struct kms_modularity *m)
+{
+	return m->nr_dirs;
+}
+
+void kms_modularity_destroy(struct kms_modularity *m)
+{
+	if (!m)
+		return;
+	kms_strmap_release(&m->objects);
+	kms_strmap_release(&m->modules);
+	kms_strmap_release(&m->bools);
+	free(m->linkage);
+	free(m->module);
+	free(m);
+}

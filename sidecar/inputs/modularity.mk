@@ -1,0 +1,76 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Evaluate a kernel tree's kbuild Makefiles, as scripts/Makefile.build and
+# scripts/Makefile.lib do, without building anything: kallmodsyms-gen runs
+# it (embedded) with a config in which every tristate symbol set to y is m,
+# so that what could have been a module lands in obj-m.
+#
+#   make -r -R -s -f modularity.mk srctree=DIR config=FILE arch=FILE
+#
+# For each directory reached from the top-level Kbuild it prints
+#   Y dir/obj.o              linked into vmlinux (real-obj-y)
+#   M dir/obj.o dir/mod.o    part of module mod (real-obj-m)
+#   L dir/obj.o              in the directory's lib.a (lib-y)
+#   D dir/sub                a subdirectory it descends into
+# Paths are relative to the top of the tree.
+
+.DEFAULT_GOAL := kms-all
+kms-all: ; @:
+
+include $(config)
+# arch/$(SRCARCH)/Makefile's core-y, libs-y and drivers-y lines, which the
+# top-level Makefile exports as ARCH_CORE, ARCH_LIB and ARCH_DRIVERS.
+include $(arch)
+ARCH_CORE := $(core-y)
+ARCH_LIB := $(filter %/, $(libs-y))
+ARCH_DRIVERS := $(drivers-y) $(drivers-m)
+undefine core-y
+undefine libs-y
+undefine drivers-y
+undefine drivers-m
+
+# scripts/Kbuild.include helpers that Makefiles call for flags; compiler
+# flags do not decide what is linked, so no compiler is run.
+cc-option = $(2)
+cc-option-yn = n
+cc-disable-warning =
+cc-ifversion = $(4)
+as-option = $(2)
+as-instr = $(3)
+ld-option = $(2)
+ld-ifversion = $(4)
+rustc-option = $(2)
+cc-cross-prefix =
+
+# As in scripts/Makefile.lib.
+suffix-search = $(strip $(foreach s, $3, $($(1:%$(strip $2)=%$s))))
+multi-search = $(sort $(foreach m, $1, $(if $(call suffix-search, $m, $2, $3 -), $m)))
+real-search = $(foreach m, $1, $(if $(call suffix-search, $m, $2, $3 -), $(call suffix-search, $m, $2, $3), $m))
+
+kms-prefix = $(if $(filter .,$(1)),,$(1)/)
+
+# kms-dir DIR: read DIR's Kbuild (or Makefile) as Makefile.build would,
+# print what it links, forget its variables, then do its subdirectories.
+define kms-dir
+obj := $(1)
+src := $(srctree)/$(1)
+obj-y :=
+obj-m :=
+lib-y :=
+lib-m :=
+subdir-y :=
+subdir-m :=
+kms-before := $$(.VARIABLES)
+include $$(or $$(wildcard $(srctree)/$(1)/Kbuild),$(srctree)/$(1)/Makefile)
+obj-m := $$(filter-out $$(obj-y),$$(obj-m))
+lib-y := $$(filter-out $$(obj-y), $$(sort $$(lib-y) $$(lib-m)))
+kms-sub-$(1) := $$(sort $$(subdir-y) $$(subdir-m) $$(patsubst %/,%,$$(filter %/, $$(obj-y) $$(obj-m))))
+$$(foreach o,$$(call real-search,$$(filter-out %/,$$(obj-y)),.o,-objs -y),$$(info Y $(call kms-prefix,$(1))$$(o)))
+$$(foreach m,$$(filter-out %/,$$(obj-m)),$$(foreach o,$$(call real-search,$$(m),.o,-objs -y -m),$$(info M $(call kms-prefix,$(1))$$(o) $(call kms-prefix,$(1))$$(m))))
+$$(foreach o,$$(lib-y),$$(info L $(call kms-prefix,$(1))$$(o)))
+$$(foreach d,$$(kms-sub-$(1)),$$(info D $(call kms-prefix,$(1))$$(d)))
+$$(foreach v,$$(filter-out $$(kms-before) kms-before kms-sub-%,$$(.VARIABLES)),$$(eval undefine $$(v)))
+$$(foreach d,$$(kms-sub-$(1)),$$(eval $$(call kms-dir,$(call kms-prefix,$(1))$$(d))))
+endef
+
+$(eval $(call kms-dir,.))

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <ctype.h>
 #include <errno.h>
+#include <ftw.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,25 +62,24 @@ static struct kms_error *scratch_create(struct scratch *s)
 	return NULL;
 }
 
+static int remove_entry(const char *path, const struct stat *st, int flag,
+			struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	remove(path);
+	return 0;
+}
+
+/*
+ * kconfig's conf writes include/config/ and include/generated/ into its
+ * working directory, which is why it runs in the scratch directory.
+ */
 static void scratch_remove(struct scratch *s)
 {
-	char *old;
-
-	if (!s->dir[0])
-		return;
-	if (s->config_m && asprintf(&old, "%s.old", s->config_m) >= 0) {
-		unlink(old);
-		free(old);
-	}
-	if (s->config_m)
-		unlink(s->config_m);
-	if (s->config_eval)
-		unlink(s->config_eval);
-	if (s->arch_mk)
-		unlink(s->arch_mk);
-	if (s->makefile)
-		unlink(s->makefile);
-	rmdir(s->dir);
+	if (s->dir[0])
+		nftw(s->dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 	free(s->config_m);
 	free(s->config_eval);
 	free(s->arch_mk);
@@ -162,8 +162,8 @@ static struct kms_error *find_bools(struct kms_modularity *m,
 	const char *cc = getenv("CC"), *ld = getenv("LD");
 	struct kms_run_output run;
 	struct kms_error *err;
-	char *copy, *conf, *p, *line, *env[8];
-	char *argv[] = { NULL, "--olddefconfig", "Kconfig", NULL };
+	char *copy, *conf, *kconfig, *p, *line, *env[8];
+	char *argv[] = { NULL, "--olddefconfig", NULL, NULL };
 	size_t i, n = 0;
 
 	copy = malloc(config_len + 1);
@@ -183,12 +183,18 @@ static struct kms_error *find_bools(struct kms_modularity *m,
 
 	if (asprintf(&conf, "%s/scripts/kconfig/conf", o->objtree) < 0)
 		return &kms_error_nomem;
+	if (asprintf(&kconfig, "%s/Kconfig", o->srctree) < 0) {
+		free(conf);
+		return &kms_error_nomem;
+	}
 	if (access(conf, X_OK)) {
 		err = kms_error_file(conf, "missing: the tree is not configured");
 		free(conf);
+		free(kconfig);
 		return err;
 	}
 	argv[0] = conf;
+	argv[2] = kconfig;
 	memset(env, 0, sizeof(env));
 	if (asprintf(&env[0], "srctree=%s", o->srctree) < 0 ||
 	    asprintf(&env[1], "KCONFIG_CONFIG=%s", s->config_m) < 0 ||
@@ -199,7 +205,7 @@ static struct kms_error *find_bools(struct kms_modularity *m,
 		err = &kms_error_nomem;
 		goto out;
 	}
-	err = kms_run(argv, o->srctree, (const char *const *)env, &run);
+	err = kms_run(argv, s->dir, (const char *const *)env, &run);
 	if (err)
 		goto out;
 	if (run.status) {
@@ -225,6 +231,7 @@ out:
 	for (i = 0; i < 6; i++)
 		free(env[i]);
 	free(conf);
+	free(kconfig);
 	return err;
 }
 

@@ -159,8 +159,8 @@ kms_sample_show [kms_sample_b]
 kms_sample_show [kms_sample_c] {c_main.o}
 kms_sample_show [kms_sample_c] {one/util.o}
 kms_sample_show [kms_sample_c] {two/util.o}
-kms_sample_show [bool_notmod]
-kms_sample_show
+kms_sample_show {bool_notmod.o}
+kms_sample_show {core_helper.o}
 EOF
 check_error live-lookup-bad 'lx-kallmodsyms-lookup: "no_such_symbol": No symbol table is loaded.  Use the "file" command.'
 

@@ -94,8 +94,9 @@ check_boot() {
 		"/proc/kallmodsyms without annotations vs /proc/kallsyms"
 
 	# The fixture's symbols, exactly: shared.o in two modules, c_main.o
-	# and the two util.o told apart by their paths, the bool option's
-	# object that modules.builtin calls a module, and the core copy.
+	# and the two util.o told apart by their paths, and two core copies:
+	# the bool option's object, which modules.builtin calls a module but
+	# could never be one, and plain core code.
 	testrun_compare sh -c "grep -E ' (kms_sample_show|kms_sample_shared|kms_sample_util_one)(	|$)' '$out/kallmodsyms' | cut -d' ' -f2-" <<'EXPECT'
 t kms_sample_show	[kms_sample_a]
 t kms_sample_show	[kms_sample_a] [kms_sample_b]
@@ -105,8 +106,8 @@ t kms_sample_show	[kms_sample_c] {c_main.o}
 t kms_sample_show	[kms_sample_c] {one/util.o}
 T kms_sample_util_one	[kms_sample_c] {one/util.o}
 t kms_sample_show	[kms_sample_c] {two/util.o}
-t kms_sample_show	[bool_notmod]
-t kms_sample_show
+t kms_sample_show	{bool_notmod.o}
+t kms_sample_show	{core_helper.o}
 EXPECT
 
 	# Read as nobody: every address is zero, the rest is the same.

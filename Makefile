@@ -37,12 +37,14 @@ LIB_SRCS := $(wildcard sidecar/lib/*.c sidecar/inputs/*.c) \
 	    sidecar/gen/attribution.c
 GEN_SRCS := $(filter-out sidecar/gen/attribution.c,$(wildcard sidecar/gen/*.c))
 TOOL_SRCS := $(wildcard tools/*.c)
+AUDIT_SRCS := $(wildcard tools/audit/*.c)
 
 LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o)
 GEN_OBJS := $(GEN_SRCS:%.c=$(O)/%.o)
 TOOL_OBJS := $(TOOL_SRCS:%.c=$(O)/%.o)
+AUDIT_OBJS := $(AUDIT_SRCS:%.c=$(O)/%.o)
 
-PROGS := $(O)/kallmodsyms-gen $(O)/kallmodsyms
+PROGS := $(O)/kallmodsyms-gen $(O)/kallmodsyms $(O)/kallmodsyms-audit
 
 all: $(PROGS)
 
@@ -53,6 +55,9 @@ $(O)/kallmodsyms-gen: $(GEN_OBJS) $(O)/libkms.a
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(O)/kallmodsyms: $(TOOL_OBJS) $(O)/libkms.a
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(O)/kallmodsyms-audit: $(AUDIT_OBJS) $(O)/libkms.a
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # The modularity analysis carries its Makefile evaluator as a C string.
@@ -100,4 +105,5 @@ clean:
 .PHONY: all tests check install clean
 
 -include $(LIB_OBJS:.o=.d) $(GEN_OBJS:.o=.d) $(TOOL_OBJS:.o=.d) \
+	 $(AUDIT_OBJS:.o=.d) \
 	 $(O)/tests/unit/kms-mutate.d

@@ -1,0 +1,622 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kallmodsyms-audit: the source files that say MODULE_LICENSE() but can
+ * never be modules, in a configured kernel tree or tree-wide (allmodconfig).
+ *
+ * What can be a module is decided by kconfig and kbuild (kms/modularity.h);
+ * this file only reads sources and Makefiles to say why, and whether each
+ * file's MODULE_LICENSE() agrees with its SPDX identifier.
+ */
+#include <ctype.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <kms/error.h>
+#include <kms/modularity.h>
+#include <kms/run.h>
+
+#define PROG "kallmodsyms-audit"
+
+struct options {
+	const char *build_dir;
+	const char *srctree;
+	const char *scratch;
+	bool allmodconfig;
+	bool objects;
+	bool count;
+	bool json;
+};
+
+struct finding {
+	char *source;		/* relative to the tree */
+	char *reason;
+	char *license;		/* MODULE_LICENSE()'s string */
+	char *spdx;		/* NULL: none */
+	char *tags;		/* the other MODULE_* tags, space-separated */
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: " PROG " [-b BUILD] [-S SRCTREE] [--objects] [-c] [-j]\n"
+		"       " PROG " --allmodconfig -S SRCTREE [-o SCRATCH] [...]\n"
+		"\n"
+		"List the source files that say MODULE_LICENSE() but can never be\n"
+		"built as modules: their Kconfig symbol is bool, or they are always\n"
+		"built in.  Kconfig and the Makefiles decide, through the tree's own\n"
+		"conf and make; nothing is compiled.\n"
+		"\n"
+		"  -b, --build-dir DIR   a configured tree: DIR/.config and\n"
+		"                        DIR/scripts/kconfig/conf (default: .)\n"
+		"  -S, --srctree DIR     the sources (default: DIR/source, or DIR)\n"
+		"      --allmodconfig    the whole tree: configure allmodconfig in\n"
+		"                        a scratch build directory first\n"
+		"  -o, --scratch DIR     that directory (default: a temporary one)\n"
+		"      --objects         list how every object is linked instead:\n"
+		"                        builtin, lib or module (with its module)\n"
+		"  -c, --count           print only the number of files\n"
+		"  -j, --json            JSON output\n"
+		"  -h, --help            this text\n"
+		"\n"
+		"Output: FILE<TAB>why<TAB>MODULE_LICENSE string<TAB>SPDX<TAB>agreement\n"
+		"<TAB>other MODULE_* tags.  Exit status: 0, 1 on error, 2 on bad usage.\n");
+}
+
+static char *read_text(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *data = NULL;
+	size_t len = 0, cap = 0, n;
+
+	if (!f)
+		return NULL;
+	do {
+		if (cap - len < 16384) {
+			char *bigger = realloc(data, cap ? 2 * cap : 16384);
+
+			if (!bigger) {
+				free(data);
+				fclose(f);
+				return NULL;
+			}
+			data = bigger;
+			cap = cap ? 2 * cap : 16384;
+		}
+		n = fread(data + len, 1, cap - len - 1, f);
+		len += n;
+	} while (n);
+	fclose(f);
+	data[len] = '\0';
+	return data;
+}
+
+/* "SPDX-License-Identifier: X" in the first lines, without comment ends. */
+static char *spdx_of(const char *text)
+{
+	const char *p = strstr(text, "SPDX-License-Identifier:");
+	size_t len;
+	int line = 1;
+	const char *q;
+
+	if (!p)
+		return NULL;
+	for (q = text; q < p; q++)
+		line += *q == '\n';
+	if (line > 3)
+		return NULL;
+	p += strlen("SPDX-License-Identifier:");
+	while (*p == ' ' || *p == '\t')
+		p++;
+	len = strcspn(p, "\n");
+	while (len && (isspace((unsigned char)p[len - 1]) ||
+		       (len >= 2 && !strncmp(p + len - 2, "*/", 2)))) {
+		if (p[len - 1] == '/' && len >= 2 && p[len - 2] == '*')
+			len -= 2;
+		else
+			len--;
+	}
+	return strndup(p, len);
+}
+
+/*
+ * Does MODULE_LICENSE(@license) say what @spdx says?  The strings are
+ * those include/linux/module.h documents; "GPL" and "GPL v2" both mean
+ * GPLv2 (or later).
+ */
+static const char *agreement(const char *license, const char *spdx)
+{
+	bool gpl, bsd, mit, mpl;
+
+	if (!spdx)
+		return "no SPDX";
+	gpl = strstr(spdx, "GPL-2.0") && !strstr(spdx, "LGPL");
+	bsd = strstr(spdx, "BSD") != NULL;
+	mit = strstr(spdx, "MIT") != NULL;
+	mpl = strstr(spdx, "MPL") != NULL;
+	if (!strcmp(license, "GPL") || !strcmp(license, "GPL v2") ||
+	    !strcmp(license, "GPL and additional rights"))
+		return gpl || strstr(spdx, "LGPL") ? "agree" : "differ";
+	if (!strcmp(license, "Dual BSD/GPL"))
+		return gpl && bsd ? "agree" : "differ";
+	if (!strcmp(license, "Dual MIT/GPL"))
+		return gpl && mit ? "agree" : "differ";
+	if (!strcmp(license, "Dual MPL/GPL"))
+		return gpl && mpl ? "agree" : "differ";
+	return "differ";
+}
+
+/* The MODULE_LICENSE() string and the other MODULE_* tags of @text. */
+static bool scan_tags(const char *text, char **ret_license, char **ret_tags)
+{
+	const char *p = text;
+	char *tags = NULL, *license = NULL;
+	size_t tags_len = 0;
+
+	while (p && *p) {
+		const char *line = p, *name;
+		size_t len;
+
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+		while (*line == ' ' || *line == '\t')
+			line++;
+		if (strncmp(line, "MODULE_", 7))
+			continue;
+		name = line;
+		len = 7;
+		while (isupper((unsigned char)name[len]) ||
+		       isdigit((unsigned char)name[len]) || name[len] == '_')
+			len++;
+		if (name[len] != '(')
+			continue;
+		if (len == 14 && !strncmp(name, "MODULE_LICENSE", 14)) {
+			const char *q = strchr(name + len, '"'), *end;
+
+			if (q && (end = strchr(q + 1, '"')) && !license)
+				license = strndup(q + 1, end - q - 1);
+			continue;
+		}
+		if (tags && strstr(tags, name) &&
+		    ((strstr(tags, name) == tags ||
+		      strstr(tags, name)[-1] == ' ') &&
+		     (strstr(tags, name)[len] == ' ' || !strstr(tags, name)[len])))
+			continue;
+		{
+			char *bigger = realloc(tags, tags_len + len + 2);
+
+			if (!bigger)
+				break;
+			tags = bigger;
+			if (tags_len)
+				tags[tags_len++] = ' ';
+			memcpy(tags + tags_len, name, len);
+			tags_len += len;
+			tags[tags_len] = '\0';
+		}
+	}
+	*ret_license = license;
+	*ret_tags = tags;
+	return license != NULL;
+}
+
+/* A Makefile's logical lines (continuations joined), one per entry. */
+static char **logical_lines(char *text, size_t *ret_nr)
+{
+	char **lines = NULL, *p = text, *w;
+	size_t nr = 0;
+
+	/* Join continuations in place. */
+	for (w = text; *p; p++) {
+		if (*p == '\\' && p[1] == '\n') {
+			*w++ = ' ';
+			p++;
+			continue;
+		}
+		*w++ = *p;
+	}
+	*w = '\0';
+	for (p = strtok(text, "\n"); p; p = strtok(NULL, "\n")) {
+		char **bigger = realloc(lines, (nr + 1) * sizeof(*lines));
+
+		if (!bigger)
+			break;
+		lines = bigger;
+		lines[nr++] = p;
+	}
+	*ret_nr = nr;
+	return lines;
+}
+
+static bool has_word(const char *rhs, const char *word)
+{
+	size_t len = strlen(word);
+	const char *p;
+
+	for (p = strstr(rhs, word); p; p = strstr(p + 1, word))
+		if ((p == rhs || isspace((unsigned char)p[-1])) &&
+		    (!p[len] || isspace((unsigned char)p[len])))
+			return true;
+	return false;
+}
+
+/*
+ * Why @obj (relative to the tree) is built in: the Makefile line that
+ * brings it, read back to the variable's Kconfig symbol.  Only explains;
+ * make decided.
+ */
+static char *explain_builtin(const struct options *o,
+			     const struct kms_modularity *m, const char *obj,
+			     int depth)
+{
+	char dir[PATH_MAX], *slash, *reason = NULL;
+	const char *rel = obj;
+
+	if (depth > 4 || strlen(obj) >= sizeof(dir))
+		return NULL;
+	strcpy(dir, obj);
+	/* Try the object's directory, then its parents ("one/util.o"). */
+	while ((slash = strrchr(dir, '/')) || dir[0]) {
+		char path[PATH_MAX + 16], *text, **lines;
+		size_t nr, i;
+
+		if (slash)
+			*slash = '\0';
+		else
+			strcpy(dir, ".");
+		rel = obj + (strcmp(dir, ".") ? strlen(dir) + 1 : 0);
+		snprintf(path, sizeof(path), "%s/%s/Kbuild", o->srctree, dir);
+		if (access(path, R_OK))
+			snprintf(path, sizeof(path), "%s/%s/Makefile",
+				 o->srctree, dir);
+		text = read_text(path);
+		lines = text ? logical_lines(text, &nr) : NULL;
+		for (i = 0; lines && i < nr && !reason; i++) {
+			char *lhs = lines[i], *op, *rhs, *end, name[256];
+
+			while (*lhs == ' ' || *lhs == '\t')
+				lhs++;
+			op = strpbrk(lhs, ":+=");
+			if (!op || op == lhs)
+				continue;
+			rhs = strchr(op, '=');
+			if (!rhs || !has_word(rhs + 1, rel))
+				continue;
+			end = op;
+			while (end > lhs && isspace((unsigned char)end[-1]))
+				end--;
+			snprintf(name, sizeof(name), "%.*s", (int)(end - lhs),
+				 lhs);
+			if (!strcmp(name, "obj-y")) {
+				reason = strdup("always built (obj-y)");
+			} else if (!strncmp(name, "obj-$(CONFIG_", 13) ||
+				   !strncmp(name, "lib-", 4)) {
+				const char *sym = strstr(name, "$(CONFIG_");
+				char symbol[200];
+
+				if (!strncmp(name, "lib-", 4)) {
+					reason = strdup("lib-y: in lib.a, never a module");
+					continue;
+				}
+				snprintf(symbol, sizeof(symbol), "%.*s",
+					 (int)strcspn(sym + 9, ")"), sym + 9);
+				if (asprintf(&reason, "CONFIG_%s is %s", symbol,
+					     kms_modularity_is_bool(m, symbol) ?
+					     "bool" : "y") < 0)
+					reason = NULL;
+			} else {
+				/* foo-y, foo-objs, foo-$(CONFIG_X): in foo.o */
+				char *dash = strrchr(name, '-'), composite[PATH_MAX];
+				char *inner;
+
+				if (!dash)
+					continue;
+				if (!strncmp(dash, "-$(CONFIG_", 10) &&
+				    dash > name) {
+					char *d2 = dash;
+
+					*d2 = '\0';
+				} else {
+					*dash = '\0';
+				}
+				snprintf(composite, sizeof(composite), "%s%s%s.o",
+					 strcmp(dir, ".") ? dir : "",
+					 strcmp(dir, ".") ? "/" : "", name);
+				inner = explain_builtin(o, m, composite,
+							depth + 1);
+				if (inner && asprintf(&reason, "%s (part of %s)",
+						      inner, composite) < 0)
+					reason = NULL;
+				free(inner);
+			}
+		}
+		free(lines);
+		free(text);
+		if (reason || !slash)
+			break;
+	}
+	return reason;
+}
+
+static struct kms_error *configure_allmodconfig(struct options *o,
+						char **ret_scratch)
+{
+	char *argv[] = { "make", "-s", "-C", (char *)o->srctree, NULL,
+			 "ARCH=x86_64", "allmodconfig", NULL };
+	const char *const env[] = { "MAKEFLAGS=", "MAKELEVEL=", "MFLAGS=",
+				    "KCONFIG_CONFIG=", "KCONFIG_ALLCONFIG=",
+				    NULL };
+	struct kms_run_output run;
+	struct kms_error *err;
+	char *scratch, *arg;
+
+	if (o->scratch) {
+		scratch = strdup(o->scratch);
+	} else {
+		const char *tmp = getenv("TMPDIR");
+
+		if (asprintf(&scratch, "%s/kallmodsyms-audit.XXXXXX",
+			     tmp && *tmp ? tmp : "/tmp") < 0)
+			return &kms_error_nomem;
+		if (!mkdtemp(scratch)) {
+			err = kms_error_errno(scratch, "cannot create");
+			free(scratch);
+			return err;
+		}
+	}
+	if (!scratch || asprintf(&arg, "O=%s", scratch) < 0) {
+		free(scratch);
+		return &kms_error_nomem;
+	}
+	argv[4] = arg;
+	err = kms_run(argv, NULL, env, &run);
+	free(arg);
+	if (!err && run.status) {
+		const char *line = strtok(run.err, "\n");
+
+		err = kms_error_fmt("make allmodconfig in %s failed: %s",
+				    o->srctree, line ? line : "no message");
+	}
+	if (!err)
+		kms_run_output_release(&run);
+	if (err) {
+		free(scratch);
+		return err;
+	}
+	*ret_scratch = scratch;
+	return NULL;
+}
+
+static void json_string(FILE *f, const char *s)
+{
+	putc('"', f);
+	for (; s && *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(f, "\\u%04x", *s);
+		else
+			putc(*s, f);
+	}
+	putc('"', f);
+}
+
+static const char *linkage_name(enum kms_linkage linkage)
+{
+	switch (linkage) {
+	case KMS_LINK_BUILTIN: return "builtin";
+	case KMS_LINK_LIB: return "lib";
+	case KMS_LINK_MODULE: return "module";
+	default: return "unknown";
+	}
+}
+
+static void print_objects(const struct options *o,
+			  const struct kms_modularity *m)
+{
+	size_t i, n = kms_modularity_nr_objects(m);
+
+	for (i = 0; i < n; i++) {
+		enum kms_linkage linkage;
+		const char *obj = kms_modularity_object(m, i, &linkage);
+		const char *module = NULL;
+
+		kms_modularity_linkage(m, obj, &module);
+		if (o->json) {
+			printf("%s{\"object\": ", i ? ",\n " : "[");
+			json_string(stdout, obj);
+			printf(", \"linkage\": \"%s\", \"module\": ",
+			       linkage_name(linkage));
+			if (module)
+				json_string(stdout, module);
+			else
+				fputs("null", stdout);
+			putchar('}');
+			continue;
+		}
+		printf("%s\t%s%s%s\n", obj, linkage_name(linkage),
+		       module ? "\t" : "", module ? module : "");
+	}
+	if (o->json)
+		printf("%s]\n", n ? "\n" : "");
+}
+
+static struct kms_error *audit(const struct options *o,
+			       const struct kms_modularity *m,
+			       size_t *ret_count)
+{
+	size_t i, n = kms_modularity_nr_objects(m), count = 0;
+
+	for (i = 0; i < n; i++) {
+		enum kms_linkage linkage;
+		const char *obj = kms_modularity_object(m, i, &linkage);
+		char path[PATH_MAX], *text, *license, *tags, *spdx, *reason;
+		size_t len = strlen(obj);
+
+		if (linkage == KMS_LINK_MODULE || len < 3 ||
+		    strcmp(obj + len - 2, ".o") ||
+		    len + strlen(o->srctree) + 8 >= sizeof(path))
+			continue;
+		snprintf(path, sizeof(path), "%s/%.*s.c", o->srctree,
+			 (int)(len - 2), obj);
+		text = read_text(path);
+		if (!text)
+			continue;
+		if (!scan_tags(text, &license, &tags)) {
+			free(tags);
+			free(text);
+			continue;
+		}
+		spdx = spdx_of(text);
+		reason = explain_builtin(o, m, obj, 0);
+		if (!reason)
+			reason = strdup(linkage == KMS_LINK_LIB ?
+					"lib-y: in lib.a, never a module" :
+					"obj-y with every tristate at m");
+		count++;
+		if (o->count) {
+		} else if (o->json) {
+			printf("%s{\"source\": ", count > 1 ? ",\n " : "[");
+			json_string(stdout, path + strlen(o->srctree) + 1);
+			printf(", \"object\": ");
+			json_string(stdout, obj);
+			printf(", \"why\": ");
+			json_string(stdout, reason);
+			printf(", \"license\": ");
+			json_string(stdout, license);
+			printf(", \"spdx\": ");
+			if (spdx)
+				json_string(stdout, spdx);
+			else
+				fputs("null", stdout);
+			printf(", \"agreement\": \"%s\", \"tags\": ",
+			       agreement(license, spdx));
+			json_string(stdout, tags ? tags : "");
+			putchar('}');
+		} else {
+			printf("%s\t%s\tMODULE_LICENSE(\"%s\")\t%s\t%s\t%s\n",
+			       path + strlen(o->srctree) + 1, reason ? reason : "",
+			       license, spdx ? spdx : "-",
+			       agreement(license, spdx), tags ? tags : "-");
+		}
+		free(reason);
+		free(spdx);
+		free(license);
+		free(tags);
+		free(text);
+	}
+	if (o->json && !o->count)
+		printf("%s]\n", count ? "\n" : "[");
+	*ret_count = count;
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "build-dir", required_argument, NULL, 'b' },
+		{ "srctree", required_argument, NULL, 'S' },
+		{ "allmodconfig", no_argument, NULL, 'A' },
+		{ "scratch", required_argument, NULL, 'o' },
+		{ "objects", no_argument, NULL, 'O' },
+		{ "count", no_argument, NULL, 'c' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct kms_modularity_options mo = { 0 };
+	struct options o = { .build_dir = "." };
+	struct kms_modularity *m = NULL;
+	char *scratch = NULL, *config = NULL, *srctree = NULL, *objtree = NULL;
+	char *source = NULL;
+	struct kms_error *err = NULL;
+	size_t count = 0;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "b:S:o:cjh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'b': o.build_dir = optarg; break;
+		case 'S': o.srctree = optarg; break;
+		case 'A': o.allmodconfig = true; break;
+		case 'o': o.scratch = optarg; break;
+		case 'O': o.objects = true; break;
+		case 'c': o.count = true; break;
+		case 'j': o.json = true; break;
+		case 'h': usage(stdout); return 0;
+		default:
+			fprintf(stderr, "see " PROG " --help\n");
+			return 2;
+		}
+	}
+	if (optind != argc) {
+		fprintf(stderr, PROG ": unexpected argument %s; see " PROG
+			" --help\n", argv[optind]);
+		return 2;
+	}
+	if (o.allmodconfig && !o.srctree) {
+		fprintf(stderr, PROG ": --allmodconfig needs -S SRCTREE\n");
+		return 2;
+	}
+	if (o.srctree) {
+		srctree = realpath(o.srctree, NULL);
+		if (!srctree)
+			err = kms_error_errno(o.srctree, "cannot open");
+	} else if (asprintf(&source, "%s/source", o.build_dir) < 0) {
+		err = &kms_error_nomem;
+	} else {
+		srctree = realpath(source, NULL);
+		if (!srctree)
+			srctree = realpath(o.build_dir, NULL);
+		if (!srctree)
+			err = kms_error_errno(o.build_dir, "cannot open");
+	}
+	if (!err) {
+		o.srctree = srctree;
+		if (o.allmodconfig) {
+			err = configure_allmodconfig(&o, &scratch);
+			o.build_dir = scratch;
+		}
+	}
+	if (!err) {
+		objtree = realpath(o.build_dir, NULL);
+		if (!objtree)
+			err = kms_error_errno(o.build_dir, "cannot open");
+	}
+	if (!err && asprintf(&config, "%s/.config", objtree) < 0)
+		err = &kms_error_nomem;
+	if (!err) {
+		mo.srctree = srctree;
+		mo.objtree = objtree;
+		mo.config = config;
+		err = kms_modularity_analyze(&mo, &m);
+	}
+	if (!err && o.objects)
+		print_objects(&o, m);
+	else if (!err)
+		err = audit(&o, m, &count);
+	if (!err && o.count)
+		printf("%zu\n", count);
+	if (scratch && !o.scratch) {
+		char *argv_rm[] = { "rm", "-rf", scratch, NULL };
+		struct kms_run_output run;
+
+		if (!kms_run(argv_rm, NULL, NULL, &run))
+			kms_run_output_release(&run);
+	}
+	kms_modularity_destroy(m);
+	free(scratch);
+	free(config);
+	free(srctree);
+	free(objtree);
+	free(source);
+	if (err) {
+		kms_error_report(PROG, err);
+		return 1;
+	}
+	return 0;
+}

@@ -206,6 +206,19 @@ class LxModsym(gdb.Function):
         return text
 
 
+def _address_in_function(frame):
+    """An address inside the frame's function: a caller's pc is a return
+    address (for a tail call, the address after the jump), which may be
+    the first byte of the next function."""
+    called = (gdb.NORMAL_FRAME, gdb.TAILCALL_FRAME)
+    pc = frame.pc()
+    newer = frame.newer()
+    if newer is not None and newer.type() in called and \
+            frame.type() in called:
+        return pc - 1
+    return pc
+
+
 class _Annotated(FrameDecorator):
     def __init__(self, frame, name, annotation):
         super().__init__(frame)
@@ -250,7 +263,7 @@ class KallmodsymsFrameFilter:
     def _decorate(frame_iter, tables, symbols, text):
         for decorator in frame_iter:
             frame = decorator.inferior_frame()
-            pc = frame.pc()
+            pc = _address_in_function(frame)
             annotation = tables.annotation(tables.object_at(pc - text))
             if not annotation:
                 yield decorator

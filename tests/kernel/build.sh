@@ -71,8 +71,8 @@ out=$dir/build
 # it only relinks vmlinux (the stamp records which generator linked it).
 make -C "$top" -s build/kallmodsyms-gen >&2
 gen=$top/build/kallmodsyms-gen
-gen_hash=$(cat "$top"/sidecar/*/*.[ch] "$top"/sidecar/include/kms/*.h |
-	sha256sum | cut -c1-16)
+gen_hash=$(cat "$top"/sidecar/*/*.[ch] "$top"/sidecar/*/*.mk \
+	"$top"/sidecar/include/kms/*.h | sha256sum | cut -c1-16)
 
 if [ -f "$dir/.built" ] && [ "$(cat "$dir/.built")" = "$gen_hash" ]; then
 	log "cached: $out"
@@ -105,10 +105,19 @@ kmake() {
 		-j"$jobs" "$@"
 }
 
+# The kernel's own gdb helpers (vmlinux-gdb.py), where configured: "make
+# all" would link them; the tests build only what they use.
+gdb_scripts() {
+	if grep -qx 'CONFIG_GDB_SCRIPTS=y' "$out/.config"; then
+		kmake scripts_gdb >&2
+	fi
+}
+
 if [ -f "$dir/.built" ]; then
 	log "the generator changed: relinking vmlinux in $out"
 	rm -f "$out/vmlinux"
 	kmake vmlinux bzImage >&2
+	gdb_scripts
 	echo "$gen_hash" > "$dir/.built"
 	echo "$out"
 	exit 0
@@ -147,6 +156,7 @@ done <<< "$expanded"
 log "building in $out with -j$jobs"
 start=$(date +%s)
 kmake vmlinux bzImage modules.builtin >&2
+gdb_scripts
 [ -f "$out/modules.builtin.ranges" ] || kmake modules.builtin.ranges >&2 || true
 log "built in $(( $(date +%s) - start ))s"
 echo "$gen_hash" > "$dir/.built"

@@ -388,7 +388,7 @@ static struct kms_error *evaluate_makefiles(struct kms_modularity *m,
 	char *srctree_arg, *config_arg, *arch_arg, *srcarch_arg, *line, *save;
 	char *argv[] = { "make", "-r", "-R", "-s", "--no-print-directory",
 			 "-f", s->makefile, NULL, NULL, NULL, NULL, NULL,
-			 NULL };
+			 "-I", (char *)o->srctree, NULL };
 	const char *const env[] = { "MAKEFLAGS=", "MAKELEVEL=", "MFLAGS=",
 				    "MAKEFILES=", "GNUMAKEFLAGS=", NULL };
 

@@ -49,11 +49,16 @@ real-search = $(foreach m, $1, $(if $(call suffix-search, $m, $2, $3 -), $(call 
 
 kms-prefix = $(if $(filter .,$(1)),,$(1)/)
 
+# Up to Linux 6.9 Makefile.build has "src := $(obj)", a path that kbuild
+# finds in the sources through --include-dir (given by the caller), and
+# Makefiles say $(srctree)/$(src); later ones put the sources' path in src.
+kms-relative-src := $(shell grep -qx 'src := $$(obj)' $(srctree)/scripts/Makefile.build && echo y)
+
 # kms-dir DIR: read DIR's Kbuild (or Makefile) as Makefile.build would,
 # print what it links, forget its variables, then do its subdirectories.
 define kms-dir
 obj := $(1)
-src := $(srctree)/$(1)
+src := $(if $(kms-relative-src),$(1),$(srctree)/$(1))
 obj-y :=
 obj-m :=
 lib-y :=

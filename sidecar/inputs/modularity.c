@@ -428,7 +428,11 @@ static struct kms_error *evaluate_makefiles(struct kms_modularity *m,
 	if (err)
 		return err;
 	if (run.status) {
-		line = strtok(run.err, "\n");
+		/* make's own "*** ...  Stop." comes last. */
+		while (run.err_len && run.err[run.err_len - 1] == '\n')
+			run.err[--run.err_len] = '\0';
+		line = strrchr(run.err, '\n');
+		line = line ? line + 1 : run.err_len ? run.err : NULL;
 		err = kms_error_fmt("make: evaluating the Makefiles of %s failed: %s",
 				    o->srctree, line ? line : "no message");
 		goto out;

@@ -52,7 +52,7 @@ kms-prefix = $(if $(filter .,$(1)),,$(1)/)
 # Up to Linux 6.9 Makefile.build has "src := $(obj)", a path that kbuild
 # finds in the sources through --include-dir (given by the caller), and
 # Makefiles say $(srctree)/$(src); later ones put the sources' path in src.
-kms-relative-src := $(shell grep -qx 'src := $$(obj)' $(srctree)/scripts/Makefile.build && echo y)
+kms-relative-src := $(shell grep -sqx 'src := $$(obj)' $(srctree)/scripts/Makefile.build && echo y)
 
 # kms-dir DIR: read DIR's Kbuild (or Makefile) as Makefile.build would,
 # print what it links, forget its variables, then do its subdirectories.

@@ -174,13 +174,35 @@ static bool continues(const char *line)
 	return true;
 }
 
+/*
+ * Put @line (@len bytes) at @at in the buffer *@buf, followed by a space
+ * and a NUL: a held name, or a wrapped name joined to its numbers.
+ */
+static struct kms_error *hold(char **buf, size_t *cap, size_t at,
+			      const char *line, size_t len)
+{
+	if (at + len + 2 > *cap) {
+		size_t ncap = 2 * (at + len + 2);
+		char *n = realloc(*buf, ncap);
+
+		if (!n)
+			return &kms_error_nomem;
+		*buf = n;
+		*cap = ncap;
+	}
+	memcpy(*buf + at, line, len);
+	(*buf)[at + len] = ' ';
+	(*buf)[at + len + 1] = '\0';
+	return NULL;
+}
+
 struct kms_error *kms_linker_map_read(const char *path,
 				      struct kms_linker_map **ret)
 {
 	struct map_parser p = { 0 };
 	struct kms_error *err = NULL;
-	char *line = NULL, *held = NULL, *joined;
-	size_t line_cap = 0;
+	char *line = NULL, *held = NULL;
+	size_t line_cap = 0, held_cap = 0, held_len = 0;
 	int in_map = 0;
 	ssize_t len;
 	FILE *f;
@@ -196,7 +218,9 @@ struct kms_error *kms_linker_map_read(const char *path,
 
 	while (!err && (len = getline(&line, &line_cap, f)) >= 0) {
 		if (!in_map) {
-			in_map = !strncmp(line, MAP_START, strlen(MAP_START));
+			/* The discarded sections before it are half the map. */
+			in_map = line[0] == MAP_START[0] &&
+				 !strncmp(line, MAP_START, strlen(MAP_START));
 			continue;
 		}
 		if (len && line[len - 1] == '\n')
@@ -206,33 +230,28 @@ struct kms_error *kms_linker_map_read(const char *path,
 		 * A name too long for its column stands alone, its numbers
 		 * on the next line: hold it until that line says which.
 		 */
-		if (held) {
+		if (held_len) {
 			if (continues(line)) {
-				if (asprintf(&joined, "%s %s", held, line) < 0) {
-					err = &kms_error_nomem;
-					break;
-				}
-				err = parse_line(&p, joined);
-				free(joined);
-				free(held);
-				held = NULL;
+				err = hold(&held, &held_cap, held_len, line, len);
+				if (!err)
+					err = parse_line(&p, held);
+				held_len = 0;
 				continue;
 			}
 			err = parse_line(&p, held);
-			free(held);
-			held = NULL;
+			held_len = 0;
 			if (err)
 				break;
 		}
 		if (lone_name(line)) {
-			held = strdup(line);
-			if (!held)
-				err = &kms_error_nomem;
+			/* Held as "NAME " so that its numbers can follow. */
+			err = hold(&held, &held_cap, 0, line, len);
+			held_len = len + 1;
 			continue;
 		}
 		err = parse_line(&p, line);
 	}
-	if (!err && held)
+	if (!err && held_len)
 		err = parse_line(&p, held);
 	if (err)
 		goto out;

@@ -117,9 +117,11 @@ static bool mksysmap_drops(const char *name, char type)
 
 	if (strchr("aNUw", type))
 		return true;
-	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
-		if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
-			return true;
+	/* Every prefix starts with one of these: most names skip the loop. */
+	if (name[0] == '$' || name[0] == '.' || name[0] == '_')
+		for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+			if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
+				return true;
 	for (i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
 		size_t n = strlen(suffixes[i]);
 
@@ -157,16 +159,6 @@ struct sort_entry {
 	size_t seq;
 };
 
-/* nm -n: by address, then by name. */
-static int compare_nm(const void *a, const void *b)
-{
-	const struct sort_entry *x = a, *y = b;
-
-	if (x->sym.address != y->sym.address)
-		return x->sym.address < y->sym.address ? -1 : 1;
-	return strcmp(x->sym.name, y->sym.name);
-}
-
 static bool linker_provided(const char *s)
 {
 	size_t len = strlen(s);
@@ -178,7 +170,10 @@ static bool linker_provided(const char *s)
 	       !memcmp(s + len - 4, "_end", 4);
 }
 
-/* scripts/kallsyms: compare_symbols(). */
+/*
+ * scripts/kallsyms: compare_symbols(), on the order of `nm -n` (address,
+ * then name) that kallsyms reads: one sort does both.
+ */
 static int compare_kallsyms(const void *a, const void *b)
 {
 	const struct sort_entry *x = a, *y = b;
@@ -198,7 +193,67 @@ static int compare_kallsyms(const void *a, const void *b)
 	wy = strspn(y->sym.name, "_");
 	if (wx != wy)
 		return wx - wy;
+	wx = strcmp(x->sym.name, y->sym.name);
+	if (wx)
+		return wx;
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/*
+ * Sort @entries as compare_kallsyms() does.  A vmlinux has a few hundred
+ * thousand symbols and few share an address: a stable radix sort by
+ * address, then the comparison only within runs of one address.
+ */
+static struct kms_error *sort_kallsyms(struct sort_entry *entries, size_t n)
+{
+	struct sort_entry *tmp, *from = entries, *to;
+	uint64_t differ = 0;
+	size_t i, j, count[256];
+	unsigned int shift;
+
+	if (n < 2)
+		return NULL;
+	tmp = malloc(n * sizeof(*tmp));
+	if (!tmp)
+		return &kms_error_nomem;
+	to = tmp;
+	for (i = 1; i < n; i++)
+		differ |= entries[i].sym.address ^ entries[0].sym.address;
+	for (shift = 0; shift < 64; shift += 8) {
+		struct sort_entry *swap;
+		size_t sum = 0;
+
+		if (!((differ >> shift) & 0xff))
+			continue;	/* every address has this byte */
+		memset(count, 0, sizeof(count));
+		for (i = 0; i < n; i++)
+			count[(from[i].sym.address >> shift) & 0xff]++;
+		for (i = 0; i < 256; i++) {
+			size_t c = count[i];
+
+			count[i] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			to[count[(from[i].sym.address >> shift) & 0xff]++] =
+				from[i];
+		swap = from;
+		from = to;
+		to = swap;
+	}
+	if (from != entries)
+		memcpy(entries, from, n * sizeof(*entries));
+	free(tmp);
+
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n; j++)
+			if (entries[j].sym.address != entries[i].sym.address)
+				break;
+		if (j - i > 1)
+			qsort(entries + i, j - i, sizeof(*entries),
+			      compare_kallsyms);
+	}
+	return NULL;
 }
 
 /*
@@ -258,16 +313,15 @@ static struct kms_error *symbols_from_symtab(struct kms_elf *elf,
 		entries[n].sym.size = sym.st_size;
 		entries[n].sym.name = name;
 		entries[n].sym.type = c;
+		entries[n].seq = i;
 		n++;
 	}
 	make_percpus_absolute(entries, n);
-	qsort(entries, n, sizeof(*entries), compare_nm);
-	for (i = 0; i < n; i++)
-		entries[i].seq = i;
-	qsort(entries, n, sizeof(*entries), compare_kallsyms);
 
 	out->syms = malloc((n ? n : 1) * sizeof(*out->syms));
-	if (!out->syms) {
+	if (!out->syms || sort_kallsyms(entries, n)) {
+		free(out->syms);
+		out->syms = NULL;
 		free(entries);
 		return &kms_error_nomem;
 	}

@@ -2,6 +2,7 @@
 #
 # make            build the tools (warnings are errors in CI: WERROR=1)
 # make check      run the test suite (tests/run-tests.sh)
+# make bench      the benchmarks against peers (bench/run.sh)
 # make install    install into $(DESTDIR)$(PREFIX)
 #
 # SANITIZE=1 builds with AddressSanitizer and UBSan into build-asan/.
@@ -84,6 +85,10 @@ check: tests
 	$(MAKE) SANITIZE=1 tests
 	tests/run-tests.sh
 
+# Every benchmark, one table of ratios against peers (bench/README.md).
+bench: all
+	bench/run.sh
+
 MANDIR ?= $(PREFIX)/share/man
 
 GDBDIR ?= $(PREFIX)/share/kallmodsyms/gdb
@@ -102,7 +107,7 @@ install: all
 clean:
 	rm -rf build build-asan
 
-.PHONY: all tests check install clean
+.PHONY: all tests check bench install clean
 
 -include $(LIB_OBJS:.o=.d) $(GEN_OBJS:.o=.d) $(TOOL_OBJS:.o=.d) \
 	 $(AUDIT_OBJS:.o=.d) \

@@ -9,9 +9,9 @@
 #
 # usage: bench/gdb-listing.sh [CONFIG]
 
-set -euo pipefail
-cd "$(dirname "$0")/.."
-top=$(pwd)
+. "$(dirname "$0")/lib.sh"
+cd "$bench_top"
+top=$bench_top
 config=${1:-defconfig}
 
 kbuild=$(tests/kernel/build.sh "$config")
@@ -19,7 +19,7 @@ tmp=$(mktemp -d)
 failures=0
 at_exit_commands=
 at_exit() { at_exit_commands="$*; $at_exit_commands"; }
-trap 'eval "$at_exit_commands"; [ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
+trap 'set +e; eval "$at_exit_commands"; [ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 . tests/kernel/qemu.sh
 cd "$tmp"
 
@@ -53,17 +53,11 @@ gdb_run -ex 'capture lookup lx-kallmodsyms-lookup $pc' \
 gdb_run -ex 'capture first lx-kallmodsyms' -ex 'kill'
 wait_qemu 60 || true
 
-proc=$(awk '{ printf "%.4f", ($2 - $1) / 20 }' run/proc)
+proc=$(gawk '{ printf "%.4f", ($2 - $1) / 20 }' run/proc)
 lines=$(wc -l < first)
-printf '%-44s %10s %8s\n' "$config, KASLR, QEMU TCG gdbstub" seconds "x peer"
-printf '%-44s %10s %8s\n' "guest: cat /proc/kallmodsyms ($lines lines)" "$proc" 1
-for what in first second lookup; do
-	t=$(cat "$what.time")
-	case $what in
-	first) label="lx-kallmodsyms, fresh gdb session" ;;
-	second) label="lx-kallmodsyms, after a lookup (cached)" ;;
-	lookup) label="lx-kallmodsyms-lookup \$pc, fresh session" ;;
-	esac
-	printf '%-44s %10s %8s\n' "$label" "$t" \
-		"$(awk -v a="$t" -v b="$proc" 'BEGIN { printf "%.1f", a / b }')"
-done
+note "$config: $lines lines; the guest read /proc/kallmodsyms in $proc s"
+row_header "gdb over QEMU's gdbstub, $config, KASLR, seconds"
+row "lx-kallmodsyms, fresh session vs guest cat" "$(cat first.time)" "$proc" s
+row "lx-kallmodsyms, cached vs guest cat" "$(cat second.time)" "$proc" s
+row "lx-kallmodsyms-lookup \$pc, fresh vs guest cat" "$(cat lookup.time)" \
+	"$proc" s

@@ -7,9 +7,10 @@
 # (/dev/ttyS1, raw): sections start with a line "@@@ NAME".  The console
 # (ttyS0) goes to a log that the tests print when something fails.
 
-# make_initramfs OUT GUEST_SCRIPT
+# make_initramfs OUT GUEST_SCRIPT [PROGRAM...]: PROGRAMs go to /bin.
 make_initramfs() {
 	local out=$1 script=$2 root
+	shift 2
 	root=$(mktemp -d "$tmp/initramfs.XXXXXX")
 	chmod 755 "$root"
 	mkdir -p "$root"/{bin,dev,proc,sys,tmp,etc}
@@ -29,6 +30,7 @@ reboot -f
 INIT
 	chmod +x "$root/init"
 	cp "$script" "$root/test.sh"
+	[ $# -eq 0 ] || cp "$@" "$root/bin/"
 	echo 'root:x:0:0:root:/:/bin/sh' > "$root/etc/passwd"
 	echo 'nobody:x:65534:65534:nobody:/:/bin/sh' >> "$root/etc/passwd"
 	(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$out"

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Runs in the benchmark guest: read each FILE to its end ROUNDS times,
+ * the files taking turns so that both see the same machine, and print
+ * per file the median, minimum and maximum nanoseconds of one full read
+ * and the bytes read.  Built static, since the guest has only busybox.
+ *
+ * usage: guest-read ROUNDS FILE...
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_FILES 8
+#define MAX_ROUNDS 1000
+
+static char buf[1 << 17];
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static int cmp_ll(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Bytes read, or -1 with a message. */
+static long long read_all(const char *path)
+{
+	long long total = 0;
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0) {
+		fprintf(stderr, "guest-read: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		total += n;
+	if (n < 0) {
+		fprintf(stderr, "guest-read: %s: %s\n", path, strerror(errno));
+		total = -1;
+	}
+	close(fd);
+	return total;
+}
+
+int main(int argc, char **argv)
+{
+	static long long ns[MAX_FILES][MAX_ROUNDS];
+	long long bytes[MAX_FILES];
+	int rounds, nfiles, r, f;
+
+	if (argc < 3 || argc - 2 > MAX_FILES) {
+		fprintf(stderr, "usage: guest-read ROUNDS FILE...\n");
+		return 2;
+	}
+	rounds = atoi(argv[1]);
+	if (rounds < 1 || rounds > MAX_ROUNDS) {
+		fprintf(stderr, "guest-read: ROUNDS must be 1..%d\n",
+			MAX_ROUNDS);
+		return 2;
+	}
+	nfiles = argc - 2;
+
+	for (f = 0; f < nfiles; f++)	/* warm the caches once */
+		if (read_all(argv[f + 2]) < 0)
+			return 1;
+	for (r = 0; r < rounds; r++) {
+		for (f = 0; f < nfiles; f++) {
+			long long start = now_ns();
+
+			bytes[f] = read_all(argv[f + 2]);
+			if (bytes[f] < 0)
+				return 1;
+			ns[f][r] = now_ns() - start;
+		}
+	}
+	for (f = 0; f < nfiles; f++) {
+		qsort(ns[f], rounds, sizeof(ns[f][0]), cmp_ll);
+		printf("%s median_ns %lld min_ns %lld max_ns %lld bytes %lld\n",
+		       argv[f + 2], ns[f][rounds / 2], ns[f][0],
+		       ns[f][rounds - 1], bytes[f]);
+	}
+	return 0;
+}

@@ -1,0 +1,47 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Sourced by the bench/*.sh scripts.  Every figure is printed beside a peer
+# measured in the same run, as a row of the table bench/run.sh prints:
+#
+#   row WHAT OURS PEER UNIT [GOAL]
+#
+# The ratio is OURS / PEER; GOAL, when given, is the ratio the team aims
+# at (lower is better: "0.5" means "at most half the peer's").  Progress
+# and details go to stderr, rows to stdout.
+
+set -euo pipefail
+bench_top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+row() {
+	gawk -v what="$1" -v ours="$2" -v peer="$3" -v unit="$4" \
+		-v goal="${5:-}" 'BEGIN {
+		ratio = peer + 0 ? ours / peer : 0
+		if (goal == "")
+			verdict = ""
+		else
+			verdict = ratio <= goal + 0 ? "met" : "MISSED"
+		printf "%-46s %12s %12s %-6s %10.4g %8s %s\n", what, ours, \
+			peer, unit, ratio, goal == "" ? "-" : "<=" goal, verdict
+	}'
+}
+
+row_header() {
+	printf '%-46s %12s %12s %-6s %10s %8s\n' "$1" ours peer unit ratio goal
+}
+
+note() { printf 'bench: %s\n' "$*" >&2; }
+
+# median VALUE...: the median (the lower middle one of an even count).
+median() {
+	printf '%s\n' "$@" | sort -g | gawk '{ v[NR] = $1 }
+		END { print v[int((NR + 1) / 2)] }'
+}
+
+# seconds CMD...: wall seconds of one run of CMD, its output discarded.
+seconds() {
+	local start end
+	start=$(date +%s.%N)
+	"$@" > /dev/null
+	end=$(date +%s.%N)
+	gawk -v a="$start" -v b="$end" 'BEGIN { printf "%.4f\n", b - a }'
+}

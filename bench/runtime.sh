@@ -1,0 +1,87 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# What the series costs the running kernel, in QEMU (TCG: every figure is
+# inflated by emulation, the ratios much less so):
+#  - one full read of /proc/kallmodsyms vs one of /proc/kallsyms (median of
+#    ROUNDS reads, the two taking turns; bench/guest-read.c);
+#  - the boot-time parse of the note (initcall_debug) vs all initcalls;
+#  - one kallmodsyms_lookup() vs one kallsyms_lookup(), timed by the
+#    samples' bench parameter over 100,000 addresses spread over the text.
+#
+# usage: bench/runtime.sh [CONFIG...]   (default: small defconfig)
+# Environment: ROUNDS (default 51)
+
+. "$(dirname "$0")/lib.sh"
+cd "$bench_top"
+
+configs=("$@")
+[ ${#configs[@]} -gt 0 ] || configs=(small defconfig)
+rounds=${ROUNDS:-51}
+
+tmp=$(mktemp -d)
+at_exit_commands=
+at_exit() { at_exit_commands="$*; $at_exit_commands"; }
+trap 'set +e; eval "$at_exit_commands"; rm -rf "$tmp"' EXIT
+. tests/kernel/qemu.sh
+
+gcc -static -O2 -Wall -Wextra -o "$tmp/guest-read" bench/guest-read.c
+cat > "$tmp/guest.sh" <<GUEST
+echo "@@@ read"
+guest-read $rounds /proc/kallmodsyms /proc/kallsyms
+echo 100000 > /sys/module/kms_sample_c/parameters/bench
+echo "@@@ dmesg"
+dmesg
+GUEST
+make_initramfs "$tmp/initrd.gz" "$tmp/guest.sh" "$tmp/guest-read"
+
+tsc_khz=$(gawk -F: '/^cpu MHz/ { printf "%d", $2 * 1000; exit }' \
+	/proc/cpuinfo)
+[ -n "$tsc_khz" ] || { note "no cpu MHz in /proc/cpuinfo"; exit 1; }
+
+row_header "runtime, QEMU TCG"
+for config in "${configs[@]}"; do
+	kbuild=$(tests/kernel/build.sh "$config")
+	note "booting $config"
+	# The guest cannot calibrate the TSC (no HPET or PM timer in the
+	# small config) and would keep jiffies, 4 ms ticks: give it the
+	# host's TSC rate, which TCG's TSC follows.
+	boot "$kbuild/arch/x86/boot/bzImage" "$tmp/initrd.gz" "$tmp/$config" \
+		initcall_debug printk.time=1 tsc=reliable \
+		tsc_early_khz="$tsc_khz" ||
+		{ note "$config: the boot failed"; exit 1; }
+	out=$tmp/$config
+
+	ours=$(gawk '$1 == "/proc/kallmodsyms" { print $3 }' "$out/read")
+	peer=$(gawk '$1 == "/proc/kallsyms" { print $3 }' "$out/read")
+	[ -n "$ours" ] && [ -n "$peer" ] ||
+		{ note "$config: no read times"; cat "$out/read" >&2; exit 1; }
+	row "$config: read /proc/kallmodsyms vs kallsyms" \
+		"$(gawk -v n="$ours" 'BEGIN { printf "%.2f", n / 1e6 }')" \
+		"$(gawk -v n="$peer" 'BEGIN { printf "%.2f", n / 1e6 }')" ms 1.3
+
+	# initcall_debug's own durations tick with jiffies until the
+	# clocksource switch at fs_initcall; the printk times (sched_clock,
+	# on the TSC) do not: "[    0.691190] calling  kallmodsyms_init+..."
+	# to "[    0.701533] initcall kallmodsyms_init+... returned".
+	read -r parse all < <(gawk '
+		function t() { return substr($0, 2, index($0, "]") - 2) + 0 }
+		/\] calling  / && first == "" { first = t() }
+		/\] initcall .* returned / { last = t() }
+		/\] calling  kallmodsyms_init\+/ { a = t() }
+		/\] initcall kallmodsyms_init\+.* returned/ { b = t() }
+		END { if (a != "" && b != "")
+			printf "%d %d\n", (b - a) * 1e6, (last - first) * 1e6 }' \
+		"$out/dmesg")
+	[ -n "${parse:-}" ] || { note "$config: no initcall lines"; exit 1; }
+	row "$config: note parse at boot vs all initcalls" "$parse" "$all" us
+
+	# "kms_sample_c: 100000 lookups (N annotated): kallmodsyms_lookup()
+	#  A ns, kallsyms_lookup() B ns per call"
+	read -r a b < <(gawk '/kms_sample_c: [0-9]+ lookups/ {
+		for (i = 1; i < NF; i++) if ($(i + 1) == "ns,") a = $i
+			else if ($(i + 1) == "ns") b = $i
+		print a, b }' "$out/dmesg")
+	[ -n "${b:-}" ] || { note "$config: no lookup timing line"; exit 1; }
+	row "$config: kallmodsyms_lookup() vs kallsyms_lookup()" "$a" "$b" ns
+done

@@ -1,0 +1,55 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The size of the tables, against two peers built from the same kernel:
+#
+#  - the earlier (unmerged) kallmodsyms series' layout.  It kept, per
+#    object-file text range (the ranges tile the text, so no sizes), a
+#    4-byte start offset, a 4-byte offset into a name table for the module
+#    or module list, and a 4-byte offset for the object file's name, plus
+#    the NUL-separated name table, all uncompressed in .rodata.  For the
+#    same ranges and names as our tables:
+#
+#	earlier = 12 * ranges + name table bytes
+#
+#    where ranges and name table bytes are those `kallmodsyms stats`
+#    prints (our string table holds exactly the module and object names,
+#    each NUL-terminated, once);
+#  - 6.12's modules.builtin.ranges, the text file kbuild writes beside
+#    vmlinux (CONFIG_BUILTIN_MODULE_RANGES).
+#
+# usage: bench/table-size.sh [CONFIG...]   (default: small defconfig)
+
+. "$(dirname "$0")/lib.sh"
+cd "$bench_top"
+
+configs=("$@")
+[ ${#configs[@]} -gt 0 ] || configs=(small defconfig)
+make -s build/kallmodsyms
+
+stat_of() { gawk -v k="$1" 'substr($0, 1, 29) ~ "^" k " *$" { print $NF }' \
+	"$2"; }
+
+row_header "table size, bytes"
+for config in "${configs[@]}"; do
+	kbuild=$(tests/kernel/build.sh "$config")
+	stats=$(mktemp)
+	build/kallmodsyms stats "$kbuild/vmlinux" > "$stats"
+	ranges=$(stat_of ranges "$stats")
+	note=$(stat_of 'note bytes \(compressed\)' "$stats")
+	image=$(stat_of 'image bytes \(uncompressed\)' "$stats")
+	strings=$(stat_of 'string bytes' "$stats")
+	rm -f "$stats"
+	[ -n "$ranges" ] && [ -n "$note" ] && [ -n "$image" ] &&
+		[ -n "$strings" ] || { note "$config: no stats"; exit 1; }
+	earlier=$((12 * ranges + strings))
+	mbr=$(stat -c %s "$kbuild/modules.builtin.ranges")
+	note "$config: $ranges ranges, $strings bytes of names"
+	row "$config: note vs earlier series' layout" "$note" "$earlier" B 0.5
+	row "$config: image (uncompressed) vs earlier layout" \
+		"$image" "$earlier" B
+	row "$config: note vs modules.builtin.ranges" "$note" "$mbr" B
+	row "$config: note bytes per range vs earlier layout" \
+		"$(gawk -v a="$note" -v r="$ranges" 'BEGIN { printf "%.2f", a / r }')" \
+		"$(gawk -v a="$earlier" -v r="$ranges" 'BEGIN { printf "%.2f", a / r }')" B 0.5
+done

@@ -27,8 +27,11 @@ configs=("$@")
 [ ${#configs[@]} -gt 0 ] || configs=(small defconfig)
 make -s build/kallmodsyms
 
-stat_of() { gawk -v k="$1" 'substr($0, 1, 29) ~ "^" k " *$" { print $NF }' \
-	"$2"; }
+# stat_of LABEL FILE: the number `kallmodsyms stats` prints after LABEL.
+stat_of() {
+	gawk -v k="$1" 'substr($0, 1, length(k) + 1) == k " " &&
+		substr($0, length(k) + 1) ~ /^ +[0-9.]+$/ { print $NF }' "$2"
+}
 
 row_header "table size, bytes"
 for config in "${configs[@]}"; do
@@ -36,8 +39,8 @@ for config in "${configs[@]}"; do
 	stats=$(mktemp)
 	build/kallmodsyms stats "$kbuild/vmlinux" > "$stats"
 	ranges=$(stat_of ranges "$stats")
-	note=$(stat_of 'note bytes \(compressed\)' "$stats")
-	image=$(stat_of 'image bytes \(uncompressed\)' "$stats")
+	note=$(stat_of 'note bytes (compressed)' "$stats")
+	image=$(stat_of 'image bytes (uncompressed)' "$stats")
 	strings=$(stat_of 'string bytes' "$stats")
 	rm -f "$stats"
 	[ -n "$ranges" ] && [ -n "$note" ] && [ -n "$image" ] &&

@@ -20,13 +20,13 @@ row() {
 			verdict = ""
 		else
 			verdict = ratio <= goal + 0 ? "met" : "MISSED"
-		printf "%-46s %12s %12s %-6s %10.4g %8s %s\n", what, ours, \
+		printf "%-54s %10s %10s %-4s %8.4g %7s %s\n", what, ours, \
 			peer, unit, ratio, goal == "" ? "-" : "<=" goal, verdict
 	}'
 }
 
 row_header() {
-	printf '%-46s %12s %12s %-6s %10s %8s\n' "$1" ours peer unit ratio goal
+	printf '%-54s %10s %10s %-4s %8s %7s\n' "$1" ours peer unit ratio goal
 }
 
 note() { printf 'bench: %s\n' "$*" >&2; }

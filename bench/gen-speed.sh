@@ -12,7 +12,8 @@
 # the commands taking turns.
 #
 # usage: bench/gen-speed.sh [CONFIG...]   (default: small defconfig)
-# Environment: RUNS (default 5)
+# Environment: RUNS (default 5); CALLGRIND=0 skips the instruction counts
+# (valgrind --tool=callgrind, a minute per config).
 
 . "$(dirname "$0")/lib.sh"
 cd "$bench_top"
@@ -24,6 +25,12 @@ make -s build/kallmodsyms-gen
 gen=$bench_top/build/kallmodsyms-gen
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+
+# instructions CMD...: millions of instructions CMD executes (callgrind).
+instructions() {
+	valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" \
+		2>&1 > /dev/null | gawk '/Collected :/ { printf "%d", $NF / 1e6 }'
+}
 
 row_header "generator, wall seconds (median of $runs)"
 for config in "${configs[@]}"; do
@@ -40,10 +47,20 @@ for config in "${configs[@]}"; do
 		full+=("$(seconds "$gen" -q -f sidecar -o "$tmp/tables" \
 			vmlinux)")
 	done
+	if [ "${CALLGRIND:-1}" = 1 ]; then
+		# Instruction counts: what wall time says on a quiet machine.
+		i_peer=$(instructions gawk -f "$awk_script" modules.builtin \
+			vmlinux.map vmlinux.o.map)
+		i_ours=$(instructions "$gen" -q --no-modularity -f sidecar \
+			-o "$tmp/tables" vmlinux)
+	fi
 	cd "$bench_top"
 	p=$(median "${peer[@]}")
 	row "$config: kallmodsyms-gen --no-modularity vs gawk" \
 		"$(median "${plain[@]}")" "$p" s 0.1
 	row "$config: kallmodsyms-gen (modularity) vs gawk" \
 		"$(median "${full[@]}")" "$p" s
+	[ -z "${i_ours:-}" ] ||
+		row "$config: --no-modularity vs gawk, Minstructions" \
+			"$i_ours" "$i_peer" M 0.1
 done

@@ -5,9 +5,10 @@
 # table, on the same build tree:
 #   gawk -f scripts/generate_builtin_ranges.awk modules.builtin \
 #	vmlinux.map vmlinux.o.map
-# Ours runs twice: with --no-modularity, which like the awk script takes
-# modules.builtin's word (like for like), and as kbuild runs it, with the
-# Kconfig/Makefile modularity analysis.  Ours also reads vmlinux's symbols
+# Ours runs three ways: with --no-modularity, which like the awk script
+# takes modules.builtin's word (like for like); as kbuild runs it first,
+# with the Kconfig/Makefile modularity analysis; and as kbuild runs it
+# again in the same link, with kconfig's answer cached.  Ours also reads vmlinux's symbols
 # and the .cmd files, which the awk script does not.  Median of RUNS runs,
 # the commands taking turns.
 #
@@ -38,13 +39,16 @@ for config in "${configs[@]}"; do
 	awk_script=$kbuild/source/scripts/generate_builtin_ranges.awk
 	[ -f "$awk_script" ] || { note "$awk_script: missing"; exit 1; }
 	cd "$kbuild"
-	peer=() plain=() full=()
+	peer=() plain=() full=() cached=()
 	for ((i = 0; i < runs; i++)); do
 		peer+=("$(seconds gawk -f "$awk_script" modules.builtin \
 			vmlinux.map vmlinux.o.map)")
 		plain+=("$(seconds "$gen" -q --no-modularity -f sidecar \
 			-o "$tmp/tables" vmlinux)")
+		rm -f .tmp_kallmodsyms_bools
 		full+=("$(seconds "$gen" -q -f sidecar -o "$tmp/tables" \
+			vmlinux)")
+		cached+=("$(seconds "$gen" -q -f sidecar -o "$tmp/tables" \
 			vmlinux)")
 	done
 	if [ "${CALLGRIND:-1}" = 1 ]; then
@@ -60,6 +64,8 @@ for config in "${configs[@]}"; do
 		"$(median "${plain[@]}")" "$p" s 0.1
 	row "$config: kallmodsyms-gen (modularity) vs gawk" \
 		"$(median "${full[@]}")" "$p" s
+	row "$config: same, kconfig's answer cached, vs gawk" \
+		"$(median "${cached[@]}")" "$p" s
 	[ -z "${i_ours:-}" ] ||
 		row "$config: --no-modularity vs gawk, Minstructions" \
 			"$i_ours" "$i_peer" M 0.1

@@ -458,7 +458,7 @@ static struct kms_error *analyse_modularity(struct gen *g)
 {
 	const struct kms_gen_options *o = g->opts;
 	struct kms_modularity_options mo = { 0 };
-	char *config = NULL, *source = NULL, *srctree = NULL;
+	char *config = NULL, *source = NULL, *srctree = NULL, *cache = NULL;
 	struct kms_error *err = NULL;
 
 	if (o->no_modularity)
@@ -486,14 +486,23 @@ static struct kms_error *analyse_modularity(struct gen *g)
 	mo.objtree = realpath(o->build_dir, NULL);
 	if (!err && !mo.objtree)
 		err = kms_error_errno(o->build_dir, "cannot open");
+	/* kbuild's "make clean" removes .tmp_* files. */
+	if (!err && asprintf(&cache, "%s/.tmp_kallmodsyms_bools",
+			     mo.objtree) < 0)
+		err = &kms_error_nomem;
 	if (!err) {
 		mo.srctree = srctree;
 		mo.config = config;
+		mo.cache = cache;
 		err = kms_modularity_analyze(&mo, &g->modularity);
 	}
-	if (!err)
+	if (!err) {
 		g->stats.modularity = true;
+		g->stats.kconfig_cached =
+			kms_modularity_kconfig_cached(g->modularity);
+	}
 	free((char *)mo.objtree);
+	free(cache);
 	free(srctree);
 	free(source);
 	free(config);

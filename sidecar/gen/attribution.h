@@ -39,6 +39,7 @@ struct kms_gen_stats {
 	size_t named_objects;		/* ...that print {objfile} */
 	size_t missing_cmd;		/* objects without a .cmd file */
 	bool modularity;		/* the Makefiles were evaluated */
+	bool kconfig_cached;		/* ...with kconfig's answer cached */
 	size_t not_modules;		/* in modules.builtin, never modules */
 	size_t ambiguous;		/* symbols that stay ambiguous */
 	size_t ranges, attributions, modules, strtab_bytes;

@@ -48,7 +48,8 @@ static void usage(FILE *f)
 		"                        (default: DIR/source, or DIR)\n"
 		"      --no-modularity   take modules.builtin's word for what is a\n"
 		"                        module instead of evaluating Kconfig and the\n"
-		"                        Makefiles\n"
+		"                        Makefiles (kconfig's answer is kept for the\n"
+		"                        next run in DIR/.tmp_kallmodsyms_bools)\n"
 		"      --pad-to SIZE     object: make the note section SIZE bytes\n"
 		"      --verify          write nothing; check that the note linked into\n"
 		"                        VMLINUX holds exactly the tables VMLINUX and its\n"
@@ -214,7 +215,9 @@ int main(int argc, char **argv)
 			stats.attributions, stats.modules, stats.strtab_bytes,
 			stats.image_bytes, stats.blob_bytes,
 			(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9,
-			stats.modularity ? "kconfig+makefiles" : "modules.builtin",
+			!stats.modularity ? "modules.builtin" :
+			stats.kconfig_cached ? "kconfig(cached)+makefiles" :
+			"kconfig+makefiles",
 			stats.not_modules);
 	status = 0;
 	goto out;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <kms/modularity.h>
@@ -22,6 +23,7 @@ struct kms_modularity {
 	size_t cap;
 	struct kms_strmap modules;
 	struct kms_strmap bools;
+	bool bools_cached;
 	size_t nr_dirs;
 };
 
@@ -147,6 +149,110 @@ static char *y_symbol(char *line)
 		return NULL;
 	line[len - 2] = '\0';
 	return line + 7;
+}
+
+/* FNV-1a, 64 bits: a key for the cache, not a defence against anyone. */
+static uint64_t fnv1a(uint64_t h, const void *data, size_t len)
+{
+	const unsigned char *p = data;
+
+	while (len--)
+		h = (h ^ *p++) * 0x100000001b3ULL;
+	return h;
+}
+
+static uint64_t fnv1a_str(uint64_t h, const char *s)
+{
+	return fnv1a(h, s ? s : "", s ? strlen(s) + 1 : 1);
+}
+
+/* What kconfig's answer depends on, as one number. */
+static uint64_t bools_key(const struct kms_modularity_options *o,
+			  const char *config, size_t config_len)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	char *autoconf;
+	struct stat st;
+
+	h = fnv1a(h, config, config_len);
+	h = fnv1a_str(h, o->srctree);
+	h = fnv1a_str(h, o->objtree);
+	h = fnv1a_str(h, o->srcarch);
+	h = fnv1a_str(h, getenv("CC"));
+	h = fnv1a_str(h, getenv("LD"));
+	if (asprintf(&autoconf, "%s/include/config/auto.conf", o->objtree) < 0)
+		return 0;		/* 0: no key, no cache */
+	/* Without it nothing tells that a Kconfig file changed. */
+	if (stat(autoconf, &st)) {
+		free(autoconf);
+		return 0;
+	}
+	free(autoconf);
+	h = fnv1a(h, &st.st_mtim, sizeof(st.st_mtim));
+	h = fnv1a(h, &st.st_size, sizeof(st.st_size));
+	return h ? h : 1;
+}
+
+#define BOOLS_CACHE_MAGIC "# kallmodsyms-gen: the bool symbols set to y, key "
+
+/* true if the cache held the answer for @key (now in m->bools). */
+static bool read_bools_cache(struct kms_modularity *m, const char *path,
+			     uint64_t key)
+{
+	char *data, *line, *save = NULL, head[sizeof(BOOLS_CACHE_MAGIC) + 17];
+	size_t len;
+	struct kms_error *err;
+	uint32_t index;
+
+	err = read_file(path, &data, &len);
+	if (err) {
+		kms_error_destroy(err);
+		return false;
+	}
+	snprintf(head, sizeof(head), BOOLS_CACHE_MAGIC "%016llx",
+		 (unsigned long long)key);
+	line = strtok_r(data, "\n", &save);
+	if (!line || strcmp(line, head)) {
+		free(data);
+		return false;
+	}
+	while ((line = strtok_r(NULL, "\n", &save))) {
+		err = kms_strmap_intern(&m->bools, line, &index, NULL);
+		if (err) {
+			kms_error_destroy(err);
+			kms_strmap_release(&m->bools);
+			memset(&m->bools, 0, sizeof(m->bools));
+			free(data);
+			return false;
+		}
+	}
+	free(data);
+	return true;
+}
+
+/* Best effort: a file written whole or not at all. */
+static void write_bools_cache(const struct kms_modularity *m,
+			      const char *path, uint64_t key)
+{
+	char *tmp;
+	FILE *f;
+	size_t i;
+	bool ok;
+
+	if (asprintf(&tmp, "%s.%ld.tmp", path, (long)getpid()) < 0)
+		return;
+	f = fopen(tmp, "w");
+	if (!f) {
+		free(tmp);
+		return;
+	}
+	ok = fprintf(f, BOOLS_CACHE_MAGIC "%016llx\n",
+		     (unsigned long long)key) > 0;
+	for (i = 0; ok && i < m->bools.nr; i++)
+		ok = fprintf(f, "%s\n", m->bools.keys[i]) > 0;
+	if (fclose(f) || !ok || rename(tmp, path))
+		unlink(tmp);
+	free(tmp);
 }
 
 /*
@@ -482,8 +588,17 @@ struct kms_error *kms_modularity_analyze(const struct kms_modularity_options *o,
 	err = scratch_create(&s);
 	if (!err)
 		err = write_arch_makefile(o, &s);
-	if (!err && !o->already_modular)
-		err = find_bools(m, o, &s, config, len);
+	if (!err && !o->already_modular) {
+		/* conf evaluates the toolchain probes: seconds, each run. */
+		uint64_t key = o->cache ? bools_key(o, config, len) : 0;
+
+		m->bools_cached = key && read_bools_cache(m, o->cache, key);
+		if (!m->bools_cached) {
+			err = find_bools(m, o, &s, config, len);
+			if (!err && key)
+				write_bools_cache(m, o->cache, key);
+		}
+	}
 	if (!err && !o->already_modular)
 		err = write_eval_config(m, &s, config);
 	if (!err)
@@ -528,6 +643,11 @@ const char *kms_modularity_object(const struct kms_modularity *m, size_t i,
 bool kms_modularity_is_bool(const struct kms_modularity *m, const char *name)
 {
 	return kms_strmap_find(&m->bools, name) != UINT32_MAX;
+}
+
+bool kms_modularity_kconfig_cached(const struct kms_modularity *m)
+{
+	return m->bools_cached;
 }
 
 size_t kms_modularity_nr_dirs(const struct kms_modularity *m)

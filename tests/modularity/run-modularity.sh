@@ -113,4 +113,28 @@ drivers/video/console/vgacon.c	CONFIG_VGA_CONSOLE is bool	MODULE_LICENSE("GPL")	
 samples/kallmodsyms/bool_notmod.c	CONFIG_SAMPLE_KALLMODSYMS_BOOL is bool	MODULE_LICENSE("GPL")	GPL-2.0	agree	MODULE_DESCRIPTION
 EOF
 
+# kconfig's answer is kept in the build tree for the next run on the same
+# config (kbuild runs the generator three times per link); a cache of
+# another key is not used.
+cache=$kbuild/.tmp_kallmodsyms_bools
+modularity_line() {
+	kms_gen -s -f sidecar -o "$tmp/$1.kms" "$kbuild/vmlinux" 2>&1 |
+		grep '^modularity'
+}
+rm -f "$cache"
+testrun_compare modularity_line first <<'EOF'
+modularity kconfig+makefiles not-modules 3
+EOF
+testrun_compare modularity_line second <<'EOF'
+modularity kconfig(cached)+makefiles not-modules 3
+EOF
+cmp "$tmp/first.kms" "$tmp/second.kms" || fail "the cached run's tables differ"
+sed -i '1s/key .*/key 0123456789abcdef/' "$cache"
+testrun_compare modularity_line third <<'EOF'
+modularity kconfig+makefiles not-modules 3
+EOF
+# ...and replaced by the answer for this config.
+testrun_compare sed -n '1{/key 0123456789abcdef$/p}' "$cache" <<'EOF'
+EOF
+
 finish

@@ -29,6 +29,15 @@ struct kms_modularity_options {
 	 * allmodconfig): skip kconfig, evaluate the Makefiles with it as is.
 	 */
 	bool already_modular;
+	/*
+	 * Where to keep what kconfig said, for the next run on the same
+	 * config (kbuild runs the generator three times per link), or NULL.
+	 * It is used only while the config, the tree, the toolchain
+	 * variables and include/config/auto.conf (which kbuild rewrites when
+	 * a Kconfig file changes) are the same.  Failing to write it is not
+	 * an error.
+	 */
+	const char *cache;
 };
 
 enum kms_linkage {
@@ -59,6 +68,9 @@ const char *kms_modularity_object(const struct kms_modularity *m, size_t i,
 
 /* Was CONFIG_@name (set to y) found to be bool? */
 bool kms_modularity_is_bool(const struct kms_modularity *m, const char *name);
+
+/* Did kconfig's answer come from o->cache? */
+bool kms_modularity_kconfig_cached(const struct kms_modularity *m);
 
 /* Directories the Makefiles descended into. */
 size_t kms_modularity_nr_dirs(const struct kms_modularity *m);

@@ -49,7 +49,9 @@ static void write_object(FILE *f, const struct kms_tables *t, uint32_t obj,
 void kms_print_object(FILE *f, const struct kms_tables *t, uint32_t obj,
 		      const char *sep)
 {
-	if (obj == KMS_NONE)
+	/* An entry with neither says what plain core-kernel text says. */
+	if (obj == KMS_NONE || (kms_object_modlist(t, obj) == KMS_NONE &&
+				!kms_object_name(t, obj)))
 		return;
 	fputs(sep, f);
 	write_object(f, t, obj, false);

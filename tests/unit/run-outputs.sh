@@ -116,4 +116,14 @@ assert_same want got-notes "/sys/kernel/notes copy"
 kms list -t bare.blob "$fx/vmlinux" > got-bare || fail "list from a bare blob"
 assert_same want got-bare "bare blob"
 
+# An object entry with neither modules nor a name (the generator writes
+# none; the format allows it) prints nothing, as /proc/kallmodsyms does.
+"$KMS_BUILD/kms-mutate" fx.kms empty.kms img:objects+12=0xffffffff ||
+	fail "kms-mutate objects"
+kms list -t empty.kms "$fx/vmlinux" > empty.list || fail "list, empty entry"
+testrun_compare sh -c "grep -F ' t show' empty.list | cat -A" <<'EOF'
+ffffffff81000012 t show$
+ffffffff8100002b t show^I{x86/kernel/smp.o}$
+EOF
+
 finish

@@ -80,6 +80,12 @@ run_timed() {
 
 median() { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
 
+F1=${factors[0]}
+printf '# kallmodsyms-gen vs generate_builtin_ranges.awk on synthetic trees F x defconfig\n'
+printf '# wall: median of %d runs; RSS: max over the runs; linearity: (t(F)/t(%s)) / (F/%s), 1.00 = linear\n' \
+	"$runs" "$F1" "$F1"
+printf '%5s %10s %8s %8s %9s %7s %8s %6s %9s %8s %6s %9s\n' \
+	F text-syms objects map-MB gen-s us/sym RSS-MiB lin awk-s awk-RSS awk-lin gen/awk
 declare -A syms objs mapb gen_ns gen_rss awk_ns awk_rss gen_ir awk_ir
 for F in "${factors[@]}"; do
 	tree=$work/F$F
@@ -137,16 +143,6 @@ for F in "${factors[@]}"; do
 			die "gawk failed under valgrind on the F=$F tree"
 		awk_ir[$F]=$(awk '/^summary:/ {print $2}' "$work/cg.awk")
 	fi
-	rm -rf "$tree"
-done
-
-F1=${factors[0]}
-printf '# kallmodsyms-gen vs generate_builtin_ranges.awk on synthetic trees F x defconfig\n'
-printf '# wall: median of %d runs; RSS: max over the runs; linearity: (t(F)/t(%s)) / (F/%s), 1.00 = linear\n' \
-	"$runs" "$F1" "$F1"
-printf '%5s %10s %8s %8s %9s %7s %8s %6s %9s %8s %6s %9s\n' \
-	F text-syms objects map-MB gen-s us/sym RSS-MiB lin awk-s awk-RSS awk-lin gen/awk
-for F in "${factors[@]}"; do
 	awk -v F="$F" -v F1="$F1" -v s="${syms[$F]}" -v o="${objs[$F]}" \
 	    -v m="${mapb[$F]}" -v g="${gen_ns[$F]}" -v g1="${gen_ns[$F1]}" \
 	    -v r="${gen_rss[$F]}" -v a="${awk_ns[$F]}" -v a1="${awk_ns[$F1]}" \
@@ -156,7 +152,9 @@ for F in "${factors[@]}"; do
 		       (g / g1) / (F / F1), a / 1e9, ar / 1024, (a / a1) / (F / F1),
 		       g / a
 	}'
+	rm -rf "$tree"
 done
+
 if [ "${CALLGRIND:-0}" = 1 ]; then
 	printf '\n# instructions (callgrind Ir)\n%5s %14s %10s %14s %10s %9s\n' \
 		F gen-Ir gen-Ir/sym awk-Ir awk-Ir/sym gen/awk

@@ -62,7 +62,7 @@ fi
 
 now() { date +%s%N; }
 
-# run_timed LOG CMD...: run under /usr/bin/time -v; print "NS RSS_KB".
+# run_timed LOG CMD...: run under /usr/bin/time -v; print "NS RSS_KB CPU_S".
 run_timed() {
 	local log=$1 t0 t1 rc
 	shift
@@ -75,7 +75,8 @@ run_timed() {
 	if [ $rc -ne 0 ]; then
 		return $rc
 	fi
-	echo "$((t1 - t0)) $(awk -F': ' '/Maximum resident set size/ {print $2}' "$log.time")"
+	echo "$((t1 - t0)) $(awk -F': ' '/Maximum resident set size/ {r = $2}
+		/(User|System) time \(seconds\)/ {c += $2} END {print r, c}' "$log.time")"
 }
 
 median() { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
@@ -84,9 +85,11 @@ F1=${factors[0]}
 printf '# kallmodsyms-gen vs generate_builtin_ranges.awk on synthetic trees F x defconfig\n'
 printf '# wall: median of %d runs; RSS: max over the runs; linearity: (t(F)/t(%s)) / (F/%s), 1.00 = linear\n' \
 	"$runs" "$F1" "$F1"
-printf '%5s %10s %8s %8s %9s %7s %8s %6s %9s %8s %6s %9s\n' \
-	F text-syms objects map-MB gen-s us/sym RSS-MiB lin awk-s awk-RSS awk-lin gen/awk
-declare -A syms objs mapb gen_ns gen_rss awk_ns awk_rss gen_ir awk_ir
+printf '# gen-cpu, awk-cpu: user+sys seconds (median); cpu-lin as lin on CPU time\n'
+printf '%5s %10s %8s %7s %8s %7s %7s %8s %5s %7s %8s %7s %7s %7s %7s\n' \
+	F text-syms objects map-MB gen-s gen-cpu us/sym RSS-MiB lin cpu-lin \
+	awk-s awk-cpu awk-RSS awk-lin gen/awk
+declare -A syms objs mapb gen_ns gen_rss gen_cpu awk_ns awk_rss awk_cpu gen_ir awk_ir
 for F in "${factors[@]}"; do
 	tree=$work/F$F
 	say "F=$F: writing the synthetic tree"
@@ -96,7 +99,7 @@ for F in "${factors[@]}"; do
 	objs[$F]=$(awk '{for (i = 1; i < NF; i++) if ($i == "text-objects") print $(i + 1)}' <<<"$summary")
 	mapb[$F]=$(awk '{for (i = 1; i < NF; i++) if ($i == "map-bytes") print $(i + 1)}' <<<"$summary")
 
-	times=() rss=0
+	times=() cpus=() rss=0
 	for r in $(seq "$runs"); do
 		say "F=$F: kallmodsyms-gen run $r/$runs"
 		out=$(run_timed "$work/gen" "$gen" --no-modularity -s -f sidecar \
@@ -108,23 +111,29 @@ for F in "${factors[@]}"; do
 			say "F=$F: the generator warned:"
 			grep warning "$work/gen.err" | head -5 >&2
 		fi
-		times+=("${out% *}")
-		[ "${out#* }" -gt "$rss" ] && rss=${out#* }
+		read -r ns kb cpu <<<"$out"
+		times+=("$ns")
+		cpus+=("$cpu")
+		[ "$kb" -gt "$rss" ] && rss=$kb
 	done
 	gen_ns[$F]=$(printf '%s\n' "${times[@]}" | median)
+	gen_cpu[$F]=$(printf '%s\n' "${cpus[@]}" | median)
 	gen_rss[$F]=$rss
 	head -2 "$work/gen.err" | sed "s/^/scale.sh: F=$F: /" >&2
 
-	times=() rss=0
+	times=() cpus=() rss=0
 	for r in $(seq "$runs"); do
 		say "F=$F: gawk generate_builtin_ranges.awk run $r/$runs"
 		out=$(cd "$tree" && run_timed "$work/awk" gawk -f "$awk_script" \
 			modules.builtin vmlinux.map vmlinux.o.map) ||
 			die "gawk -f $awk_script failed on the F=$F tree: $(head -3 "$work/awk.err")"
-		times+=("${out% *}")
-		[ "${out#* }" -gt "$rss" ] && rss=${out#* }
+		read -r ns kb cpu <<<"$out"
+		times+=("$ns")
+		cpus+=("$cpu")
+		[ "$kb" -gt "$rss" ] && rss=$kb
 	done
 	awk_ns[$F]=$(printf '%s\n' "${times[@]}" | median)
+	awk_cpu[$F]=$(printf '%s\n' "${cpus[@]}" | median)
 	awk_rss[$F]=$rss
 	say "F=$F: the peer wrote $(wc -l <"$work/awk.out") ranges"
 
@@ -145,13 +154,17 @@ for F in "${factors[@]}"; do
 	fi
 	awk -v F="$F" -v F1="$F1" -v s="${syms[$F]}" -v o="${objs[$F]}" \
 	    -v m="${mapb[$F]}" -v g="${gen_ns[$F]}" -v g1="${gen_ns[$F1]}" \
+	    -v gc="${gen_cpu[$F]}" -v gc1="${gen_cpu[$F1]}" \
 	    -v r="${gen_rss[$F]}" -v a="${awk_ns[$F]}" -v a1="${awk_ns[$F1]}" \
-	    -v ar="${awk_rss[$F]}" 'BEGIN {
-		printf "%5s %10d %8d %8.1f %9.3f %7.2f %8.1f %6.2f %9.3f %8.1f %6.2f %9.3f\n",
-		       F, s, o, m / 1048576, g / 1e9, g / 1e3 / s, r / 1024,
-		       (g / g1) / (F / F1), a / 1e9, ar / 1024, (a / a1) / (F / F1),
-		       g / a
+	    -v ac="${awk_cpu[$F]}" -v ar="${awk_rss[$F]}" 'BEGIN {
+		printf "%5s %10d %8d %7.1f %8.3f %7.2f %7.2f %8.1f %5.2f %7.2f %8.3f %7.2f %7.1f %7.2f %7.3f\n",
+		       F, s, o, m / 1048576, g / 1e9, gc, g / 1e3 / s, r / 1024,
+		       (g / g1) / (F / F1), (gc1 > 0 ? (gc / gc1) / (F / F1) : 0),
+		       a / 1e9, ac, ar / 1024, (a / a1) / (F / F1), g / a
 	}'
+	say "F=$F: removing the tree"
+	# rm -rf alone unlinks ~150 files/s here; find is several times faster.
+	find "$tree" -type f -delete
 	rm -rf "$tree"
 done
 

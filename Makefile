@@ -114,9 +114,11 @@ fuzz-lib:
 $(FUZZ_KERNEL)/kernel/kallmodsyms.c: $(FUZZ_PATCHES) tests/fuzz/extract-kernel.sh
 	tests/fuzz/extract-kernel.sh kernel-patches/6.12 $(FUZZ_KERNEL)
 
-$(FUZZ_O)/fuzz-kernel_note: $(FUZZ_KERNEL)/kernel/kallmodsyms.c \
+FUZZ_KERNEL_PROGS := $(FUZZ_O)/fuzz-kernel_note $(FUZZ_O)/fuzz-kernel_image
+$(FUZZ_KERNEL_PROGS): $(FUZZ_KERNEL)/kernel/kallmodsyms.c \
+	tests/fuzz/fuzz_kernel_note.c \
 	$(wildcard tests/fuzz/kshim/*.h tests/fuzz/kshim/*/*.h)
-$(FUZZ_O)/fuzz-kernel_note: FUZZ_CFLAGS += -Itests/fuzz/kshim \
+$(FUZZ_KERNEL_PROGS): FUZZ_CFLAGS += -Itests/fuzz/kshim \
 	-I$(FUZZ_KERNEL)/include -I$(FUZZ_KERNEL)/kernel -Wno-unused-function
 
 $(FUZZ_O)/fuzz-%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_file.h $(FUZZ_O)/libkms.a

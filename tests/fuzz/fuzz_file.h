@@ -32,6 +32,10 @@ static const char *fuzz_path(const char *name)
 	if (!fuzz_dir[0]) {
 		const char *tmp = getenv("TMPDIR");
 
+		/* Memory-backed when there is one: a write per run. */
+		if (!tmp && !access("/dev/shm", W_OK))
+			tmp = "/dev/shm";
+
 		snprintf(fuzz_dir, sizeof(fuzz_dir), "%s/kms-fuzz.XXXXXX",
 			 tmp ? tmp : "/tmp");
 		if (!mkdtemp(fuzz_dir) ||

@@ -43,7 +43,7 @@ inputs() {
 	done | sort
 }
 
-for f in $(inputs blob) $(inputs kernel_note); do
+for f in $(inputs blob) $(inputs kernel_note) $(inputs kernel_image); do
 	check "$f" kallmodsyms kms dump -t "$f" vmlinux
 	check "$f" kallmodsyms kms lookup -t "$f" vmlinux 0xffffffff81000000
 done

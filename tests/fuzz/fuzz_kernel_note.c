@@ -46,6 +46,10 @@ static void differential(const u8 *desc, u32 size)
 
 	err = kms_blob_decode(desc, size, "fuzz", &t);
 	if (err) {
+		/* Stricter in userspace is allowed; show where, on request. */
+		if (kms_ready && getenv("KSHIM_VERBOSE"))
+			fprintf(stderr, "kernel accepts, userspace refuses: %s\n",
+				err->message);
 		kms_error_destroy(err);
 		return;
 	}

@@ -3,6 +3,8 @@
 # make            build the tools (warnings are errors in CI: WERROR=1)
 # make check      run the test suite (tests/run-tests.sh)
 # make bench      the benchmarks against peers (bench/run.sh)
+# make fuzz       build the libFuzzer targets into build-fuzz/ and run each
+#                 for FUZZ_SECONDS (default 60); tests/fuzz/README.md
 # make install    install into $(DESTDIR)$(PREFIX)
 #
 # SANITIZE=1 builds with AddressSanitizer and UBSan into build-asan/.
@@ -89,6 +91,47 @@ check: tests
 bench: all
 	bench/run.sh
 
+## Fuzzing (clang-14 + libFuzzer): the library built with the fuzzer's
+## instrumentation into build-fuzz/, one binary per tests/fuzz/fuzz_*.c.
+FUZZ_O := build-fuzz
+FUZZ_CC ?= clang-14
+FUZZ_SECONDS ?= 60
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all \
+	    -fno-omit-frame-pointer
+FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_PROGS := $(FUZZ_TARGETS:%=$(FUZZ_O)/fuzz-%)
+FUZZ_CFLAGS := -std=gnu11 -g -O1 -Isidecar/include -D_GNU_SOURCE
+# The kernel's note parser, extracted from the patch series.
+FUZZ_KERNEL := $(FUZZ_O)/kernel
+FUZZ_PATCHES := $(wildcard kernel-patches/6.12/0002-*.patch \
+			   kernel-patches/6.12/0005-*.patch)
+
+fuzz-lib:
+	$(MAKE) O=$(FUZZ_O) CC=$(FUZZ_CC) CFLAGS='-O1 -g' \
+		SAN_FLAGS='-fsanitize=fuzzer-no-link $(FUZZ_SAN)' \
+		$(FUZZ_O)/libkms.a
+
+$(FUZZ_KERNEL)/kernel/kallmodsyms.c: $(FUZZ_PATCHES) tests/fuzz/extract-kernel.sh
+	tests/fuzz/extract-kernel.sh kernel-patches/6.12 $(FUZZ_KERNEL)
+
+FUZZ_KERNEL_PROGS := $(FUZZ_O)/fuzz-kernel_note $(FUZZ_O)/fuzz-kernel_image
+$(FUZZ_KERNEL_PROGS): $(FUZZ_KERNEL)/kernel/kallmodsyms.c \
+	tests/fuzz/fuzz_kernel_note.c \
+	$(wildcard tests/fuzz/kshim/*.h tests/fuzz/kshim/*/*.h)
+$(FUZZ_KERNEL_PROGS): FUZZ_CFLAGS += -Itests/fuzz/kshim \
+	-I$(FUZZ_KERNEL)/include -I$(FUZZ_KERNEL)/kernel -Wno-unused-function
+
+$(FUZZ_O)/fuzz-%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_file.h $(FUZZ_O)/libkms.a
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $< \
+		$(FUZZ_O)/libkms.a $(LDLIBS)
+
+fuzz-build:
+	$(MAKE) fuzz-lib
+	$(MAKE) $(FUZZ_PROGS)
+
+fuzz: fuzz-build
+	tests/fuzz/fuzz.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
 MANDIR ?= $(PREFIX)/share/man
 
 GDBDIR ?= $(PREFIX)/share/kallmodsyms/gdb
@@ -105,9 +148,9 @@ install: all
 		$(DESTDIR)$(GDBDIR)/kallmodsyms_gdb
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-fuzz
 
-.PHONY: all tests check bench install clean
+.PHONY: all tests check bench install clean fuzz fuzz-build fuzz-lib
 
 -include $(LIB_OBJS:.o=.d) $(GEN_OBJS:.o=.d) $(TOOL_OBJS:.o=.d) \
 	 $(AUDIT_OBJS:.o=.d) \

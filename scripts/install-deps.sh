@@ -11,6 +11,8 @@ packages=(
 	gcc make libc6-dev libelf-dev libdw-dev libzstd-dev
 	# the tests
 	binutils elfutils zstd gawk valgrind python3
+	# the fuzz targets (make fuzz)
+	clang-14 libclang-rt-14-dev
 	# building Linux 6.12
 	linux-source-6.12 bc bison flex libssl-dev cpio xz-utils kmod
 	# booting it

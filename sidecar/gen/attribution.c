@@ -1025,7 +1025,9 @@ struct kms_error *kms_generate(const struct kms_gen_options *opts,
 		/* Never hand out a blob our own reader would refuse. */
 		err = kms_blob_decode(*ret_blob, *ret_size, "generated", &check);
 		if (err) {
+			/* Out-parameters are only written on success. */
 			free(*ret_blob);
+			*ret_blob = NULL;
 			err = kms_error_prefix(err, "internal error");
 		} else {
 			g.stats.image_bytes = check->image_size;

@@ -39,6 +39,15 @@ static struct kms_error *push_string(char ***arr, size_t *nr, size_t *cap,
 	return NULL;
 }
 
+/* Printable ASCII, no white space: what the note's string table allows. */
+static bool printable(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s <= ' ' || (unsigned char)*s >= 0x7f)
+			return false;
+	return true;
+}
+
 struct kms_error *kms_builtin_read(const char *path, struct kms_builtin **ret)
 {
 	struct kms_builtin *b;
@@ -58,7 +67,7 @@ struct kms_error *kms_builtin_read(const char *path, struct kms_builtin **ret)
 		return &kms_error_nomem;
 	}
 	while ((len = getline(&line, &line_cap, f)) >= 0) {
-		const char *p = line;
+		const char *p = line, *base;
 
 		lineno++;
 		if (len && line[len - 1] == '\n')
@@ -72,8 +81,23 @@ struct kms_error *kms_builtin_read(const char *path, struct kms_builtin **ret)
 					     lineno, line);
 			goto out;
 		}
+		if (!printable(line)) {
+			err = kms_error_file(path,
+					     "line %lu: module path is not printable ASCII",
+					     lineno);
+			goto out;
+		}
 		if (!strncmp(p, "kernel/", 7))
 			p += 7;
+		base = strrchr(p, '/');
+		base = base ? base + 1 : p;
+		if (line + len - 3 - base > KMS_MODULE_NAME_MAX) {
+			err = kms_error_file(path,
+					     "line %lu: module name of %zd bytes, longer than the kernel's %d",
+					     lineno, line + len - 3 - base,
+					     KMS_MODULE_NAME_MAX);
+			goto out;
+		}
 		err = push_string(&b->paths, &b->nr, &cap, p,
 				  line + len - 3 - p);
 		if (err)

@@ -143,6 +143,12 @@ static struct kms_error *parse_line(struct map_parser *p, char *line)
 	if (n != 4 || parse_hex(field[1], &addr) ||
 	    parse_hex(field[2], &size) || !size)
 		return NULL;
+	for (n = 0; field[3][n]; n++) {
+		if ((unsigned char)field[3][n] >= 0x7f ||
+		    (unsigned char)field[3][n] < ' ')
+			return kms_error_fmt("input file of %s at 0x%llx is not printable ASCII",
+					     field[0], (unsigned long long)addr);
+	}
 	return add_piece(p->map, &p->pieces_cap, p->osec, p->osec_addr,
 			 field[0], field[3], addr, size);
 }
@@ -271,6 +277,9 @@ out:
 	free(line);
 	free(held);
 	fclose(f);
+	if (err && err != &kms_error_nomem &&
+	    strncmp(err->message, path, strlen(path)))
+		err = kms_error_prefix(err, "%s", path);
 	if (err) {
 		kms_linker_map_destroy(p.map);
 		return err;

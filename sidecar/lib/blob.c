@@ -296,6 +296,16 @@ struct kms_error *kms_blob_decode(const void *blob, size_t size,
 					     image_size);
 			goto fail;
 		}
+		/* One frame (FORMAT.md 2): nothing after it, not even an
+		 * empty or skippable frame. */
+		got = ZSTD_findFrameCompressedSize(hdr + KMS_HEADER_SIZE,
+						   payload_size);
+		if (!ZSTD_isError(got) && got != payload_size) {
+			err = kms_error_file(origin,
+					     "note: %zu bytes after the zstd frame",
+					     payload_size - got);
+			goto fail;
+		}
 		got = ZSTD_decompress(t->image, image_size,
 				      hdr + KMS_HEADER_SIZE, payload_size);
 		if (ZSTD_isError(got)) {

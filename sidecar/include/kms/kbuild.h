@@ -20,7 +20,13 @@ struct kms_builtin {
 	size_t nr;
 };
 
-/* Read modules.builtin ("kernel/fs/ext4/ext4.ko" lines). */
+/* The longest module name the kernel allows (MODULE_NAME_LEN - 1). */
+#define KMS_MODULE_NAME_MAX 55
+
+/*
+ * Read modules.builtin ("kernel/fs/ext4/ext4.ko" lines).  Paths must be
+ * printable ASCII and names at most KMS_MODULE_NAME_MAX bytes.
+ */
 struct kms_error *kms_builtin_read(const char *path, struct kms_builtin **ret);
 bool kms_builtin_has(const struct kms_builtin *builtin, const char *modpath);
 void kms_builtin_destroy(struct kms_builtin *builtin);

@@ -1,0 +1,30 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Extract the kernel's note parser (kernel/kallmodsyms.c and its header) as
+# the patch series creates them, into OUTDIR, for the userspace fuzz target:
+# the hunks of those files from 0002 and 0005, applied to an empty tree.
+#
+# usage: extract-kernel.sh PATCHDIR OUTDIR
+
+set -euo pipefail
+
+patches=$1
+out=$2
+files="kernel/kallmodsyms.c include/linux/kallmodsyms.h"
+
+rm -rf "$out.tmp"
+mkdir -p "$out.tmp"
+for p in "$patches"/0002-*.patch "$patches"/0005-*.patch; do
+	# Keep only the diff sections of our files; stop at the mail trailer.
+	awk -v files="$files" '
+		BEGIN { n = split(files, f, " "); for (i = 1; i <= n; i++) want["a/" f[i]] = 1 }
+		/^diff --git / { keep = ($3 in want); }
+		/^-- $/ { keep = 0 }
+		keep { print }
+	' "$p" > "$out.tmp/part.diff"
+	patch -s -p1 -d "$out.tmp" < "$out.tmp/part.diff"
+done
+rm -f "$out.tmp/part.diff"
+rm -rf "$out"
+mv "$out.tmp" "$out"

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Fuzz the note decoder: the input is a file as `kallmodsyms -t` reads it,
+ * a note record (sidecar) or a bare blob.  An accepted blob is walked
+ * through every accessor, which the decoder promises is safe.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <kms/blob.h>
+#include <kms/format.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void walk(const struct kms_tables *t)
+{
+	volatile size_t sum = 0;
+	uint32_t i, k;
+
+	for (i = 0; i < t->nr_ranges; i++) {
+		uint32_t obj = kms_range_object(t, i);
+
+		sum += kms_range_end(t, i) - kms_range_start(t, i);
+		if (kms_tables_find_range(t, kms_range_start(t, i)) != i)
+			abort();
+		if (obj == 0xffffffffu)
+			continue;
+		if (kms_object_name(t, obj))
+			sum += strlen(kms_object_name(t, obj));
+		if (kms_object_modlist(t, obj) == 0xffffffffu)
+			continue;
+		for (k = 0; k < kms_modlist_count(t, kms_object_modlist(t, obj)); k++)
+			sum += strlen(kms_modlist_name(t, kms_object_modlist(t, obj), k));
+	}
+	(void)kms_tables_find_range(t, t->text_size);
+	(void)kms_tables_find_range(t, 0);
+}
+
+static void decode(const void *blob, size_t size)
+{
+	struct kms_tables *t;
+	struct kms_error *err = kms_blob_decode(blob, size, "fuzz", &t);
+
+	if (err) {
+		kms_error_destroy(err);
+		return;
+	}
+	walk(t);
+	kms_tables_destroy(t);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const void *desc;
+	size_t desc_size;
+	struct kms_error *err;
+
+	decode(data, size);
+	err = kms_note_find(data, size, "fuzz", &desc, &desc_size);
+	if (err)
+		kms_error_destroy(err);
+	else if (desc)
+		decode(desc, desc_size);
+	return 0;
+}

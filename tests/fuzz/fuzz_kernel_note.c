@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Fuzz the kernel's own note parser: kernel/kallmodsyms.c as the patch
+ * series creates it (extracted by extract-kernel.sh, not a copy), compiled
+ * against kshim/.  The input is the contents of .notes: it is placed at the
+ * end of the area between __start_notes and __stop_notes, after a padding
+ * note, and kallmodsyms_init() runs on it as at boot.  When the kernel
+ * accepts, every range is looked up and printed as /proc/kallmodsyms would.
+ *
+ * Differential check: on the descriptor the kernel picked, the userspace
+ * decoder (kms_blob_decode) must agree: a zstd blob one accepts the other
+ * accepts, with the same counts.
+ */
+#include "kallmodsyms.c"
+
+/* The kernel file has its own struct kms_tables. */
+#define kms_tables kms_user_tables
+#include <kms/blob.h>
+#undef kms_tables
+
+char kshim_last_log[256];
+char _text[1];
+
+#define NOTES_AREA (1u << 20)
+u8 kshim_notes_area[NOTES_AREA] __attribute__((aligned(4)));
+__asm__(".globl __start_notes\n"
+	".set __start_notes, kshim_notes_area\n"
+	".globl __stop_notes\n"
+	".set __stop_notes, kshim_notes_area + 1048576\n");
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void reset(void)
+{
+	kvfree(kms.image);
+	memset(&kms, 0, sizeof(kms));
+	kms_ready = false;
+	memset(&kallmodsyms_debug, 0, sizeof(kallmodsyms_debug));
+}
+
+static void differential(const u8 *desc, u32 size)
+{
+	struct kms_user_tables *t = NULL;
+	struct kms_error *err;
+	bool zstd = size >= 12 && get_unaligned_le32(desc + 8) == KMS_FLAG_ZSTD;
+
+	err = kms_blob_decode(desc, size, "fuzz", &t);
+	if (err) {
+		/* Stricter in userspace is allowed; show where, on request. */
+		if (kms_ready && getenv("KSHIM_VERBOSE"))
+			fprintf(stderr, "kernel accepts, userspace refuses: %s\n",
+				err->message);
+		kms_error_destroy(err);
+		return;
+	}
+	if (zstd && !kms_ready) {
+		fprintf(stderr, "userspace accepts a blob the kernel refuses: %s\n",
+			kshim_last_log);
+		abort();
+	}
+	if (kms_ready &&
+	    (t->text_size != kms.text_size || t->nr_ranges != kms.nr_ranges ||
+	     t->nr_objects != kms.nr_objects ||
+	     t->nr_modlist_words != kms.nr_modlist_words ||
+	     t->strtab_size != kms.strtab_size ||
+	     t->nr_modules != kms.nr_modules ||
+	     t->image_size != kms.image_size ||
+	     memcmp(t->image, kms.image, kms.image_size))) {
+		fprintf(stderr, "kernel and userspace decode differently\n");
+		abort();
+	}
+	kms_tables_destroy(t);
+}
+
+#ifdef KSHIM_IMAGE_INPUT
+/*
+ * fuzz-kernel_image: the input is the uncompressed image (FORMAT.md 3),
+ * wrapped here in a valid note (header, zstd frame, checksum), so that the
+ * mutations reach the validation of the tables instead of the checksum.
+ */
+static int note_of_image(const uint8_t *image, size_t size, uint8_t **ret,
+			 size_t *ret_size)
+{
+	size_t bound = ZSTD_compressBound(size), frame;
+	uint8_t *note = malloc(24 + 32 + bound + 4);
+	u32 desc_size;
+
+	if (!note)
+		abort();
+	frame = ZSTD_compress(note + 24 + 32, bound, image, size, 1);
+	if (ZSTD_isError(frame))
+		abort();
+	desc_size = 32 + frame;
+	memset(note, 0, 24 + 32);
+	memcpy(note, &(Elf32_Nhdr){ 12, desc_size, KMS_NOTE_TYPE }, 12);
+	memcpy(note + 12, KMS_NOTE_NAME, 12);
+	memcpy(note + 24, KMS_MAGIC, 4);
+	note[28] = KMS_VERSION;
+	note[30] = KMS_HEADER_SIZE;
+	note[32] = KMS_FLAG_ZSTD;
+	memcpy(note + 36, &(u32){ frame }, 4);
+	memcpy(note + 40, &(u32){ size }, 4);
+	memcpy(note + 44, &(u32){ crc32_le(~0u, image, size) ^ ~0u }, 4);
+	*ret = note;
+	*ret_size = (24 + desc_size + 3) & ~(size_t)3;
+	memset(note + 24 + desc_size, 0, *ret_size - 24 - desc_size);
+	return 0;
+}
+
+static int test_note(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	uint8_t *note;
+	size_t note_size;
+
+	if (size > (1u << 19))
+		return -1;
+	note_of_image(data, size, &note, &note_size);
+	test_note(note, note_size);
+	free(note);
+	return 0;
+}
+
+static int test_note(const uint8_t *data, size_t size)
+#else
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+#endif
+{
+	size_t padded = (size + 3) & ~(size_t)3;
+	size_t off = NOTES_AREA - padded;
+	const u8 *desc;
+	u32 desc_size = 0, i;
+
+	if (padded > NOTES_AREA - 12)
+		return -1;
+	/* A padding note (type 0) up to the input, which ends the area. */
+	if (off) {
+		Elf32_Nhdr pad = { 0, (Elf32_Word)(off - 12), 0 };
+
+		memcpy(kshim_notes_area, &pad, sizeof(pad));
+	}
+	memset(kshim_notes_area + NOTES_AREA - 4, 0, 4);
+	memcpy(kshim_notes_area + off, data, size);
+
+	desc = find_note(&desc_size);
+	kallmodsyms_init();
+	if (kms_ready) {
+		struct seq_file *m = malloc(sizeof(*m));
+		unsigned int cursor = KMS_NONE;
+
+		for (i = 0; i < kms.nr_ranges; i++) {
+			u32 start = range_start(i), end = range_end(i);
+
+			m->len = 0;
+			kallmodsyms_seq_show(m, (unsigned long)_text + start,
+					     &cursor);
+			kallmodsyms_seq_show(m, (unsigned long)_text + end - 1,
+					     NULL);
+		}
+		free(m);
+	}
+	if (desc)
+		differential(desc, desc_size);
+	reset();
+	return 0;
+}

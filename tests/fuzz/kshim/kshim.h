@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Just enough of the kernel's API to compile kernel/kallmodsyms.c (as the
+ * patch series creates it) in userspace for the fuzz target kernel_note.
+ * Every linux/ and asm/ header the file includes comes here.
+ */
+#ifndef KSHIM_H
+#define KSHIM_H
+
+#define ZSTD_STATIC_LINKING_ONLY
+#include <elf.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zstd.h>
+
+typedef uint8_t u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef int32_t s32;
+typedef unsigned long long u64;
+typedef uint32_t __le32;
+typedef unsigned int gfp_t;
+
+#define GFP_KERNEL 0u
+#define __init
+#define __ro_after_init
+#define core_initcall(fn)
+#define EXPORT_SYMBOL_GPL(sym)
+#define ALIGN(x, a) (((x) + (a) - 1) & ~((__typeof__(x))(a) - 1))
+
+/* x86: little-endian. */
+#define le32_to_cpu(x) ((u32)(x))
+static inline u16 get_unaligned_le16(const void *p)
+{
+	const u8 *b = p;
+
+	return b[0] | b[1] << 8;
+}
+static inline u32 get_unaligned_le32(const void *p)
+{
+	const u8 *b = p;
+
+	return (u32)b[0] | (u32)b[1] << 8 | (u32)b[2] << 16 | (u32)b[3] << 24;
+}
+
+/* printk: silent unless KSHIM_VERBOSE is set; the last line is kept. */
+extern char kshim_last_log[256];
+__attribute__((format(printf, 1, 2)))
+static inline void kshim_log(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(kshim_last_log, sizeof(kshim_last_log), fmt, ap);
+	va_end(ap);
+	if (getenv("KSHIM_VERBOSE"))
+		fputs(kshim_last_log, stderr);
+}
+#ifndef pr_fmt
+#define pr_fmt(fmt) fmt
+#endif
+#define pr_err(fmt, ...) kshim_log(pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_info(fmt, ...) kshim_log(pr_fmt(fmt), ##__VA_ARGS__)
+
+/* Memory. */
+static inline void *kvmalloc(size_t size, gfp_t gfp)
+{
+	(void)gfp;
+	return malloc(size);
+}
+static inline void kvfree(const void *p)
+{
+	free((void *)p);
+}
+
+/* Bitmaps. */
+#define BITS_PER_LONG (8 * sizeof(long))
+static inline unsigned long *bitmap_zalloc(unsigned int nbits, gfp_t gfp)
+{
+	(void)gfp;
+	return calloc((nbits + BITS_PER_LONG - 1) / BITS_PER_LONG, sizeof(long));
+}
+static inline void bitmap_free(unsigned long *map)
+{
+	free(map);
+}
+static inline void __set_bit(unsigned long nr, unsigned long *map)
+{
+	map[nr / BITS_PER_LONG] |= 1ul << (nr % BITS_PER_LONG);
+}
+static inline bool test_bit(unsigned long nr, const unsigned long *map)
+{
+	return map[nr / BITS_PER_LONG] >> (nr % BITS_PER_LONG) & 1;
+}
+
+static inline void sort(void *base, size_t num, size_t size,
+			int (*cmp)(const void *, const void *), void *swap)
+{
+	(void)swap;
+	qsort(base, num, size, cmp);
+}
+
+/* lib/crc32.c: no pre- or post-inversion. */
+static inline u32 crc32_le(u32 crc, const void *p, size_t len)
+{
+	const u8 *b = p;
+	int k;
+
+	while (len--) {
+		crc ^= *b++;
+		for (k = 0; k < 8; k++)
+			crc = crc >> 1 ^ (0xedb88320u & -(crc & 1));
+	}
+	return crc;
+}
+
+/* The kernel's zstd wrappers (include/linux/zstd.h), over libzstd. */
+typedef ZSTD_frameHeader zstd_frame_header;
+typedef ZSTD_DCtx zstd_dctx;
+static inline size_t zstd_get_frame_header(zstd_frame_header *h,
+					   const void *src, size_t size)
+{
+	return ZSTD_getFrameHeader(h, src, size);
+}
+static inline size_t zstd_dctx_workspace_bound(void)
+{
+	return ZSTD_estimateDCtxSize();
+}
+static inline zstd_dctx *zstd_init_dctx(void *workspace, size_t size)
+{
+	return ZSTD_initStaticDCtx(workspace, size);
+}
+static inline size_t zstd_decompress_dctx(zstd_dctx *dctx, void *dst,
+					  size_t cap, const void *src,
+					  size_t size)
+{
+	return ZSTD_decompressDCtx(dctx, dst, cap, src, size);
+}
+static inline bool zstd_is_error(size_t code)
+{
+	return ZSTD_isError(code);
+}
+
+/* seq_file: formatted into a scratch buffer (so %s reads the strings). */
+struct seq_file {
+	char buf[4096];
+	size_t len;
+};
+static inline void seq_putc(struct seq_file *m, char c)
+{
+	if (m->len + 1 < sizeof(m->buf))
+		m->buf[m->len++] = c;
+}
+__attribute__((format(printf, 2, 3)))
+static inline void seq_printf(struct seq_file *m, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(m->buf + m->len, sizeof(m->buf) - m->len, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		m->len += (size_t)n < sizeof(m->buf) - m->len ?
+			(size_t)n : sizeof(m->buf) - m->len - 1;
+}
+
+/* asm/sections.h */
+extern char _text[];
+
+#define CONFIG_KALLMODSYMS 1
+
+#endif /* KSHIM_H */

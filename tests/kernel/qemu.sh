@@ -202,3 +202,30 @@ split_sections() {
 		/^@@@ / { f = dir "/" $2; printf "" > f; next }
 		f { print > f }' "$1/data"
 }
+
+# The guest script of the damaged-note boots: what check_damaged reads.
+write_damaged_guest() {
+	cat > "$1" <<'GUEST'
+echo "@@@ dmesg"
+dmesg
+echo "@@@ proc"
+if [ -e /proc/kallmodsyms ]; then echo present; else echo absent; fi
+GUEST
+}
+
+# check_damaged OUTDIR MESSAGE: a kernel booted with a damaged note said
+# "kallmodsyms: disabled: MESSAGE" once, nothing alarming, and has no
+# /proc/kallmodsyms.
+check_damaged() {
+	local out=$1 message=$2
+	grep -o 'kallmodsyms: .*' "$out/dmesg" > "$out/lines"
+	testrun_compare cat "$out/lines" <<EXPECT
+kallmodsyms: disabled: $message
+EXPECT
+	testrun_compare cat "$out/proc" <<'EXPECT'
+absent
+EXPECT
+	if grep -E 'BUG|Oops|WARNING|Call Trace' "$out/dmesg"; then
+		fail "damaged note ($out): the boot log has errors"
+	fi
+}

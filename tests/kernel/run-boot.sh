@@ -46,12 +46,7 @@ EOF
 
 # Damaged notes, booted from an edited copy of vmlinux (PVH entry): one
 # error line, no oops, and no /proc/kallmodsyms.
-cat > guest-damaged.sh <<'EOF'
-echo "@@@ dmesg"
-dmesg
-echo "@@@ proc"
-if [ -e /proc/kallmodsyms ]; then echo present; else echo absent; fi
-EOF
+write_damaged_guest guest-damaged.sh
 make_initramfs initrd-damaged.gz guest-damaged.sh
 name=$(grep -obUaP 'kallmodsyms\x00KMS1' "$kbuild/vmlinux" | head -n 1 | cut -d: -f1)
 [ -n "$name" ] || fail "no note in vmlinux"
@@ -69,16 +64,7 @@ while IFS='|' read -r what offset byte message; do
 		fail "boot with a damaged note ($what)"
 		continue
 	fi
-	grep -o 'kallmodsyms: .*' "$what/dmesg" > "$what/lines"
-	testrun_compare cat "$what/lines" <<EOF
-kallmodsyms: disabled: $message
-EOF
-	testrun_compare cat "$what/proc" <<'EOF'
-absent
-EOF
-	if grep -E 'BUG|Oops|WARNING|Call Trace' "$what/dmesg"; then
-		fail "damaged note ($what): the boot log has errors"
-	fi
+	check_damaged "$what" "$message"
 done <<'EOF'
 magic|0|58|bad note header
 version|4|02|format version 2, this kernel reads version 1

@@ -1,0 +1,165 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The kernel side under stress: boot the small kernel with corrupted notes
+# (each one error line, no oops, no /proc/kallmodsyms), read
+# /proc/kallmodsyms from 8 readers at once and in small pieces and from
+# offsets (the same bytes as one read), and let kmemleak look at the
+# tables (the small-debug kernel).
+. "$(dirname "$0")/../lib.sh"
+. "$tests_dir/kernel/qemu.sh"
+
+plain_only boots
+need_kernel small
+cd "$tmp" || exit 1
+
+# le32 FILE OFFSET: the little-endian word at OFFSET of FILE.
+le32() { od -An -tu4 -j "$2" -N4 "$1" | tr -d ' '; }
+
+# --- Corrupted notes -------------------------------------------------------
+# The note record (header, name, blob) out of vmlinux; the edited record
+# goes back in its place, the rest of the old one zeroed.  It is the last
+# note of .notes and the section's zero padding follows, so a record of
+# another size still fits; kms-mutate's img: edits recompress the image
+# and recompute its checksum, so only the image's validation can catch
+# them.
+name=$(grep -obUaP 'kallmodsyms\x00KMS1' "$kbuild/vmlinux" | head -n 1 | cut -d: -f1)
+[ -n "$name" ] || { fail "no note in vmlinux"; finish; }
+nhdr=$((name - 12))
+desc=$((name + 12))
+descsz=$(le32 "$kbuild/vmlinux" $((nhdr + 4)))
+record=$((24 + (descsz + 3) / 4 * 4))
+dd if="$kbuild/vmlinux" of=good.kms bs=1 skip="$nhdr" count="$record" status=none
+kms list -t good.kms "$kbuild/vmlinux" > /dev/null || fail "the extracted note does not read"
+# Room up to the end of the section that holds it.
+room=$(readelf -SW "$kbuild/vmlinux" | gawk -v at="$nhdr" '
+	$0 ~ /\] \.notes / { sub(/.*\] /, ""); off = strtonum("0x" $4); size = strtonum("0x" $5);
+		print off + size - at }')
+payload=$(le32 good.kms $((24 + 12)))
+tail -c +$((24 + 32 + 1)) good.kms | head -c "$payload" | zstd -dcq > image ||
+	fail "decompressing the note"
+word() { le32 image $(($1 * 4)); }
+nr_ranges=$(word 1) ranges=$(word 2) objects=$(word 4)
+
+write_damaged_guest guest-damaged.sh
+make_initramfs initrd-damaged.gz guest-damaged.sh
+
+while IFS='|' read -r what message edits; do
+	[ -n "$what" ] || continue
+	# shellcheck disable=SC2086
+	"$KMS_BUILD/kms-mutate" good.kms "$what.kms" $edits || { fail "kms-mutate $edits"; continue; }
+	size=$(stat -c %s "$what.kms")
+	[ "$size" -le "$room" ] || { fail "$what: $size bytes, room for $room"; continue; }
+	cp "$kbuild/vmlinux" "vmlinux.$what"
+	head -c "$record" /dev/zero |
+		dd of="vmlinux.$what" bs=1 seek="$nhdr" conv=notrunc status=none
+	dd if="$what.kms" of="vmlinux.$what" bs=1 seek="$nhdr" conv=notrunc status=none
+	if ! boot "vmlinux.$what" initrd-damaged.gz "$what" nokaslr; then
+		fail "boot with a damaged note ($what)"
+		continue
+	fi
+	check_damaged "$what" "$message"
+	echo "$what: $(cat "$what/lines")"
+	rm -f "vmlinux.$what"
+done <<EOF
+magic|bad note header|hdr:0=0x58585858
+checksum|image checksum mismatch|hdr:20=0x12345678
+truncated|zstd frame does not decompress|truncate=-64 fixsize
+past-end|ranges (offset 1048576, $((nr_ranges * 8)) bytes) lie outside the image|img:8=0x100000
+too-many|ranges (offset $ranges, $(((nr_ranges + 0x100000) * 8)) bytes) lie outside the image|img:4=$((nr_ranges + 0x100000))
+overlap|tables overlap|img:16=$ranges
+unprintable|string table byte 1 is not printable|imgbyte:strtab+1=0x01
+unordered|range 1 is malformed|img:ranges+8=0
+EOF
+
+# --- Concurrent and partial reads -----------------------------------------
+cat > guest-reads.sh <<'GUEST'
+cat /proc/kallmodsyms > /tmp/full
+size=$(wc -c < /tmp/full)
+echo "@@@ full"
+cat /tmp/full
+echo "@@@ sums"
+echo "full $(md5sum < /tmp/full | cut -d' ' -f1) $size"
+for i in 1 2 3 4 5 6 7 8; do
+	cat /proc/kallmodsyms > /tmp/par.$i &
+done
+wait
+for i in 1 2 3 4 5 6 7 8; do
+	echo "parallel-$i $(md5sum < /tmp/par.$i | cut -d' ' -f1) $(wc -c < /tmp/par.$i)"
+done
+for bs in 1 7 4093; do
+	dd if=/proc/kallmodsyms bs=$bs 2> /dev/null > /tmp/bs
+	echo "bs-$bs $(md5sum < /tmp/bs | cut -d' ' -f1) $(wc -c < /tmp/bs)"
+done
+# From offsets (an lseek on the seq_file), against the full read's tail.
+for skip in 1 100 4093 65537 $((size / 2)) $((size - 3)); do
+	dd if=/proc/kallmodsyms iflag=skip_bytes skip=$skip bs=4096 2> /dev/null > /tmp/skip
+	tail -c +$((skip + 1)) /tmp/full > /tmp/want
+	echo "skip-$skip $(md5sum < /tmp/skip | cut -d' ' -f1) $(md5sum < /tmp/want | cut -d' ' -f1)"
+done
+# 8 readers in small pieces at once.
+for i in 1 2 3 4 5 6 7 8; do
+	dd if=/proc/kallmodsyms bs=$((i * 61)) 2> /dev/null > /tmp/pp.$i &
+done
+wait
+for i in 1 2 3 4 5 6 7 8; do
+	echo "parallel-bs-$i $(md5sum < /tmp/pp.$i | cut -d' ' -f1) $(wc -c < /tmp/pp.$i)"
+done
+echo "@@@ dmesg"
+dmesg
+GUEST
+make_initramfs initrd-reads.gz guest-reads.sh
+if boot "$kbuild/arch/x86/boot/bzImage" initrd-reads.gz reads nokaslr; then
+	kms list "$kbuild/vmlinux" > reads/list || fail "kallmodsyms list"
+	assert_same reads/list reads/full "/proc/kallmodsyms vs kallmodsyms list"
+	full=$(gawk '$1 == "full" { print $2 " " $3 }' reads/sums)
+	[ -n "$full" ] || fail "no full read"
+	gawk -v full="$full" '
+		$1 ~ /^skip-/ { if ($2 != $3) print "differs: " $0; n++; next }
+		$1 != "full" { if ($2 " " $3 != full) print "differs: " $0; n++ }
+		END { if (n != 25) print "only " n " reads" }' reads/sums > reads/bad
+	[ -s reads/bad ] && fail "reads differ: $(cat reads/bad)"
+	echo "reads: $(($(wc -l < reads/sums) - 1)) reads agree with one full read ($full)"
+	if grep -E 'BUG|Oops|WARNING|Call Trace' reads/dmesg; then
+		fail "the boot log of the reads has errors"
+	fi
+else
+	fail "boot for the reads"
+fi
+
+# --- kmemleak ---------------------------------------------------------------
+need_kernel small-debug
+cat > guest-kmemleak.sh <<'GUEST'
+mount -t debugfs debugfs /sys/kernel/debug
+echo "@@@ lines"
+wc -l < /proc/kallmodsyms
+cat /proc/kallmodsyms > /dev/null
+sleep 5
+echo scan > /sys/kernel/debug/kmemleak
+sleep 5
+echo scan > /sys/kernel/debug/kmemleak
+echo "@@@ kmemleak"
+cat /sys/kernel/debug/kmemleak
+echo "@@@ dmesg"
+dmesg
+GUEST
+make_initramfs initrd-kmemleak.gz guest-kmemleak.sh
+if boot "$kbuild/arch/x86/boot/bzImage" initrd-kmemleak.gz kmemleak nokaslr; then
+	[ "$(cat kmemleak/lines)" -gt 20000 ] || fail "/proc/kallmodsyms: $(cat kmemleak/lines) lines"
+	if [ -s kmemleak/kmemleak ]; then
+		cat kmemleak/kmemleak >&2
+		fail "kmemleak reports leaks"
+	fi
+	grep -q 'kmemleak: Kernel memory leak detector initialized' kmemleak/dmesg ||
+		fail "kmemleak did not start"
+	grep -cE '^(\[ *[0-9.]*\] )?kallmodsyms: [0-9]+ ranges' kmemleak/dmesg > kmemleak/ok
+	[ "$(cat kmemleak/ok)" = 1 ] || fail "small-debug: no kallmodsyms line"
+	if grep -E 'BUG|Oops|WARNING|Call Trace' kmemleak/dmesg; then
+		fail "the boot log of the kmemleak run has errors"
+	fi
+	echo "kmemleak: nothing reported"
+else
+	fail "boot of small-debug"
+fi
+
+finish

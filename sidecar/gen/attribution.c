@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <kms/blob.h>
+#include <kms/dwarf_units.h>
 #include <kms/elf_file.h>
 #include <kms/format.h>
 #include <kms/kbuild.h>
@@ -58,6 +59,11 @@ struct gen {
 
 	struct kms_strmap modlists;	/* "a b" -> id */
 	struct kms_gen_stats stats;
+
+	/* DWARF mode: modules.builtin.ranges, and its names by object */
+	struct kms_module_ranges *module_ranges;
+	const char ***range_modules;	/* borrowed from module_ranges */
+	size_t *nr_range_modules;
 };
 
 static void warn(struct gen *g, const char *fmt, ...) KMS_PRINTF(2, 3);
@@ -350,11 +356,33 @@ static struct kms_error *sort_pieces(struct gen *g)
 	size_t i;
 
 	qsort(g->pieces, g->nr_pieces, sizeof(*g->pieces), compare_pieces);
+	if (g->opts->dwarf) {
+		/*
+		 * Units that claim the same bytes (rare: an alias emitted
+		 * twice) keep the first claim; what is left over goes on.
+		 */
+		size_t n = g->nr_pieces ? 1 : 0;
+
+		for (i = 1; i < g->nr_pieces; i++) {
+			struct piece *last = &g->pieces[n - 1];
+			struct piece p = g->pieces[i];
+
+			if (p.start < last->end) {
+				g->stats.overlaps++;
+				if (p.end <= last->end)
+					continue;
+				p.start = last->end;
+			}
+			g->pieces[n++] = p;
+		}
+		g->nr_pieces = n;
+	}
 	for (i = 1; i < g->nr_pieces; i++) {
 		const struct piece *a = &g->pieces[i - 1], *b = &g->pieces[i];
 
 		if (b->start < a->end)
-			return kms_error_file(g->opts->map,
+			return kms_error_file(g->opts->dwarf ? g->opts->vmlinux :
+					      g->opts->map,
 					      "%s and %s overlap at %#llx: are the maps from one build?",
 					      g->objects[a->object].path,
 					      g->objects[b->object].path,
@@ -369,11 +397,13 @@ static int compare_strings(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static struct kms_error *object_modules(struct gen *g, struct object *obj)
+/* obj->modules: the built-in modules its .cmd file names, *ret_n of them. */
+static struct kms_error *cmd_modules(struct gen *g, struct object *obj,
+				     size_t *ret_n)
 {
-	struct kms_error *err;
-	char **paths, *key = NULL;
-	size_t nr, i, n = 0, len = 0;
+	struct kms_error *err = NULL;
+	char **paths;
+	size_t nr, i, n = 0;
 	bool missing;
 
 	err = kms_cmd_modfiles(g->opts->build_dir, obj->path, &paths, &nr,
@@ -393,9 +423,70 @@ static struct kms_error *object_modules(struct gen *g, struct object *obj)
 		obj->modules[n] = kms_module_name(paths[i]);
 		if (!obj->modules[n]) {
 			err = &kms_error_nomem;
-			goto out;
+			break;
 		}
 		n++;
+	}
+	kms_free_strings(paths, nr);
+	*ret_n = n;
+	return err;
+}
+
+/*
+ * obj->modules from what a kernel without its build tree has: the modules
+ * modules.builtin.ranges places the object's code in, or else the module
+ * whose path is the object's own (a single-object module).
+ */
+static struct kms_error *dwarf_modules(struct gen *g, struct object *obj,
+				       size_t *ret_n)
+{
+	size_t idx = obj - g->objects, n = 0, i;
+	size_t nr = g->module_ranges ? g->nr_range_modules[idx] : 1;
+	size_t len = strlen(obj->path);
+	char *modpath;
+
+	obj->modules = calloc(nr ? nr : 1, sizeof(*obj->modules));
+	if (!obj->modules)
+		return &kms_error_nomem;
+	if (g->module_ranges) {
+		for (i = 0; i < nr; i++) {
+			obj->modules[n] = strdup(g->range_modules[idx][i]);
+			if (!obj->modules[n]) {
+				*ret_n = n;
+				return &kms_error_nomem;
+			}
+			n++;
+		}
+	} else if (len > 2 && !strcmp(obj->path + len - 2, ".o")) {
+		modpath = strndup(obj->path, len - 2);
+		if (!modpath)
+			return &kms_error_nomem;
+		if (kms_builtin_has(g->builtin, modpath)) {
+			obj->modules[n] = kms_module_name(modpath);
+			if (!obj->modules[n]) {
+				free(modpath);
+				return &kms_error_nomem;
+			}
+			n++;
+			g->stats.modules_by_path++;
+		}
+		free(modpath);
+	}
+	*ret_n = n;
+	return NULL;
+}
+
+static struct kms_error *object_modules(struct gen *g, struct object *obj)
+{
+	struct kms_error *err;
+	char *key = NULL;
+	size_t i, n = 0, len = 0;
+
+	err = g->opts->dwarf ? dwarf_modules(g, obj, &n) :
+			       cmd_modules(g, obj, &n);
+	if (err) {
+		obj->nr_modules = n;
+		return err;
 	}
 	qsort(obj->modules, n, sizeof(*obj->modules), compare_strings);
 	/* Drop duplicates; build the list's key "a b c" as we go. */
@@ -445,7 +536,6 @@ static struct kms_error *object_modules(struct gen *g, struct object *obj)
 		g->stats.multi_module_objects++;
 out:
 	free(key);
-	kms_free_strings(paths, nr);
 	return err;
 }
 
@@ -507,6 +597,210 @@ static struct kms_error *analyse_modularity(struct gen *g)
 	free(source);
 	free(config);
 	return err;
+}
+
+/* The executable section holding @addr, or KMS_NONE. */
+static uint32_t section_of(const struct gen *g, uint64_t addr)
+{
+	size_t i;
+
+	for (i = 0; i < g->nr_sections; i++)
+		if (g->sections[i].start <= addr && addr < g->sections[i].end)
+			return i;
+	return KMS_NONE;
+}
+
+/* Pieces from the address ranges of the compile units. */
+static struct kms_error *read_dwarf(struct gen *g)
+{
+	const struct kms_gen_options *o = g->opts;
+	struct kms_dwarf_units *u;
+	struct kms_error *err;
+	size_t i;
+
+	err = kms_dwarf_units_read(o->vmlinux, &u);
+	if (err)
+		return err;
+	g->stats.units = u->nr_units;
+	g->stats.skipped_units = u->skipped_units;
+	g->stats.dwarf_ranges = u->nr_ranges;
+	for (i = 0; i < u->nr_ranges; i++) {
+		const struct kms_dwarf_range *r = &u->ranges[i];
+		const char *obj = u->objects[r->unit];
+		uint32_t section;
+		uint64_t end;
+
+		if (!obj)
+			continue;
+		section = section_of(g, r->start);
+		if (section == KMS_NONE) {
+			/* .exit.text, .altinstr_aux, data */
+			g->stats.outside_text++;
+			continue;
+		}
+		end = r->end < g->sections[section].end ? r->end :
+			g->sections[section].end;
+		err = add_piece(g, section, r->start, end - r->start, obj,
+				o->vmlinux);
+		if (err)
+			break;
+	}
+	if (!err && !g->nr_pieces)
+		err = kms_error_file(o->vmlinux,
+				     "no compile unit's code lies in its text");
+	kms_dwarf_units_destroy(u);
+	return err;
+}
+
+/* modules.builtin and modinfo's "file=" paths, either or both. */
+static struct kms_error *dwarf_builtin(struct gen *g)
+{
+	const struct kms_gen_options *o = g->opts;
+	struct kms_builtin *b;
+	struct kms_error *err;
+	char **paths = NULL, **n;
+	size_t nr = 0, i, k;
+
+	if (o->builtin) {
+		err = kms_builtin_read(o->builtin, &b);
+		if (err)
+			return err;
+	} else {
+		b = calloc(1, sizeof(*b));
+		if (!b)
+			return &kms_error_nomem;
+	}
+	g->builtin = b;
+	if (!o->modinfo)
+		return NULL;
+	err = kms_modinfo_files(o->modinfo, &paths, &nr);
+	if (err)
+		return err;
+	n = realloc(b->paths, (b->nr + nr + 1) * sizeof(*n));
+	if (!n) {
+		kms_free_strings(paths, nr);
+		return &kms_error_nomem;
+	}
+	b->paths = n;
+	memcpy(b->paths + b->nr, paths, nr * sizeof(*paths));
+	b->nr += nr;
+	free(paths);
+	qsort(b->paths, b->nr, sizeof(*b->paths), compare_strings);
+	for (i = k = 0; i < b->nr; i++) {
+		if (k && !strcmp(b->paths[k - 1], b->paths[i])) {
+			free(b->paths[i]);
+			continue;
+		}
+		b->paths[k++] = b->paths[i];
+	}
+	b->nr = k;
+	return NULL;
+}
+
+/* Each object's modules from modules.builtin.ranges: where its code lies. */
+static struct kms_error *dwarf_range_modules(struct gen *g)
+{
+	const struct kms_module_ranges *r;
+	struct kms_error *err;
+	size_t i, nr = g->object_paths.nr;
+
+	err = kms_module_ranges_read(g->opts->ranges, g->elf,
+				     &g->module_ranges);
+	if (err)
+		return err;
+	r = g->module_ranges;
+	g->stats.module_ranges = true;
+	g->range_modules = calloc(nr ? nr : 1, sizeof(*g->range_modules));
+	g->nr_range_modules = calloc(nr ? nr : 1,
+				     sizeof(*g->nr_range_modules));
+	if (!g->range_modules || !g->nr_range_modules)
+		return &kms_error_nomem;
+	for (i = 0; i < g->nr_pieces; i++) {
+		const struct piece *p = &g->pieces[i];
+		size_t lo = 0, hi = r->nr, j, k;
+
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (r->ranges[mid].end <= p->start)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (; lo < r->nr && r->ranges[lo].start < p->end; lo++) {
+			const struct kms_module_range *m = &r->ranges[lo];
+			uint32_t o = p->object;
+
+			for (j = 0; j < m->nr_modules; j++) {
+				const char **l;
+
+				for (k = 0; k < g->nr_range_modules[o]; k++)
+					if (!strcmp(g->range_modules[o][k],
+						    m->modules[j]))
+						break;
+				if (k < g->nr_range_modules[o])
+					continue;
+				l = realloc(g->range_modules[o],
+					    (k + 1) * sizeof(*l));
+				if (!l)
+					return &kms_error_nomem;
+				l[k] = m->modules[j];
+				g->range_modules[o] = l;
+				g->nr_range_modules[o]++;
+			}
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Without modules.builtin.ranges, a module is found only as an object of
+ * its own path; the others (multi-object modules, or modules with no
+ * text) are unknown.  Calls @fn with each; returns how many.
+ */
+static size_t unknown_modules(const struct gen *g,
+			      void (*fn)(const struct gen *, const char *))
+{
+	size_t i, n = 0;
+	char *obj;
+
+	if (g->module_ranges)
+		return 0;
+	for (i = 0; i < g->builtin->nr; i++) {
+		if (asprintf(&obj, "%s.o", g->builtin->paths[i]) < 0)
+			continue;
+		if (kms_strmap_find(&g->object_paths, obj) == UINT32_MAX) {
+			n++;
+			if (fn)
+				fn(g, g->builtin->paths[i]);
+		}
+		free(obj);
+	}
+	return n;
+}
+
+static struct kms_error *read_dwarf_modules(struct gen *g)
+{
+	const struct kms_gen_options *o = g->opts;
+	struct kms_error *err;
+	size_t i;
+
+	err = dwarf_builtin(g);
+	if (!err && o->ranges)
+		err = dwarf_range_modules(g);
+	if (err)
+		return err;
+	g->stats.objects = g->object_paths.nr;
+	for (i = 0; i < g->object_paths.nr; i++) {
+		err = object_modules(g, &g->objects[i]);
+		if (err)
+			return err;
+	}
+	g->stats.unknown_modules = unknown_modules(g, NULL);
+	if (g->stats.unknown_modules)
+		warn(g, "%zu of %zu built-in modules have no object of their own name (multi-object modules, or no text); without modules.builtin.ranges their code counts as core kernel",
+		     g->stats.unknown_modules, g->builtin->nr);
+	return NULL;
 }
 
 static struct kms_error *read_modules(struct gen *g)
@@ -971,6 +1265,13 @@ out:
 	return err;
 }
 
+static void explain_unknown(const struct gen *g, const char *modpath)
+{
+	fprintf(g->opts->explain,
+		"module %s: objects unknown (no %s.o: a multi-object module, or no text; modules.builtin.ranges would tell)\n",
+		modpath, modpath);
+}
+
 static void explain(struct gen *g)
 {
 	FILE *f = g->opts->explain;
@@ -978,6 +1279,8 @@ static void explain(struct gen *g)
 
 	if (!f)
 		return;
+	if (g->opts->dwarf)
+		unknown_modules(g, explain_unknown);
 	for (i = 0; i < g->object_paths.nr; i++) {
 		const struct object *o = &g->objects[i];
 
@@ -1012,11 +1315,11 @@ struct kms_error *kms_generate(const struct kms_gen_options *opts,
 		return err;
 	err = find_text_sections(&g);
 	if (!err)
-		err = read_maps(&g);
+		err = opts->dwarf ? read_dwarf(&g) : read_maps(&g);
 	if (!err)
 		err = sort_pieces(&g);
 	if (!err)
-		err = read_modules(&g);
+		err = opts->dwarf ? read_dwarf_modules(&g) : read_modules(&g);
 	if (!err)
 		err = name_objects(&g);
 	if (!err)
@@ -1046,6 +1349,12 @@ struct kms_error *kms_generate(const struct kms_gen_options *opts,
 		kms_free_strings(g.objects[i].not_modules,
 				 g.objects[i].nr_not_modules);
 	}
+	if (g.range_modules)
+		for (i = 0; i < g.object_paths.nr; i++)
+			free(g.range_modules[i]);
+	free(g.range_modules);
+	free(g.nr_range_modules);
+	kms_module_ranges_destroy(g.module_ranges);
 	kms_modularity_destroy(g.modularity);
 	free(g.objects);
 	free(g.pieces);

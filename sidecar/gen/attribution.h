@@ -27,6 +27,15 @@ struct kms_gen_options {
 	 */
 	const char *srctree;
 	bool no_modularity;		/* trust modules.builtin alone */
+	/*
+	 * No build tree: objects from the compile units of VMLINUX's DWARF,
+	 * modules from modules.builtin (builtin), modules.builtin.modinfo
+	 * (modinfo) and modules.builtin.ranges (ranges), each optional
+	 * (kms/dwarf_units.h).  map, o_map, build_dir and srctree are unused.
+	 */
+	bool dwarf;
+	const char *modinfo;
+	const char *ranges;
 	FILE *warnings;			/* NULL: no warnings */
 	FILE *explain;			/* NULL: no per-object report */
 };
@@ -44,6 +53,13 @@ struct kms_gen_stats {
 	size_t ambiguous;		/* symbols that stay ambiguous */
 	size_t ranges, attributions, modules, strtab_bytes;
 	size_t image_bytes, blob_bytes;
+	/* DWARF mode */
+	size_t units, skipped_units;	/* compile units, ...without an object */
+	size_t dwarf_ranges, outside_text; /* their ranges, ...not in text */
+	size_t overlaps;		/* ranges trimmed where units overlap */
+	bool module_ranges;		/* modules.builtin.ranges was read */
+	size_t modules_by_path;		/* modules found as one object */
+	size_t unknown_modules;		/* ...not: their objects are unknown */
 };
 
 struct kms_error *kms_generate(const struct kms_gen_options *opts,

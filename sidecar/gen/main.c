@@ -28,6 +28,8 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: " PROG " [options] -f FORMAT [-o OUTPUT] VMLINUX\n"
 		"       " PROG " [options] --verify VMLINUX\n"
+		"       " PROG " --dwarf [-B FILE] [--modinfo FILE] [--ranges FILE] [options]\n"
+		"                       -f FORMAT [-o OUTPUT] VMLINUX\n"
 		"\n"
 		"Write the kallmodsyms tables of a linked VMLINUX.\n"
 		"\n"
@@ -46,6 +48,13 @@ static void usage(FILE *f)
 		"  -B, --builtin FILE    modules.builtin (default: DIR/modules.builtin)\n"
 		"  -S, --srctree DIR     the kernel sources, when DIR has a .config\n"
 		"                        (default: DIR/source, or DIR)\n"
+		"      --dwarf           no build tree: objects from VMLINUX's DWARF\n"
+		"                        compile units, modules from -B modules.builtin,\n"
+		"                        --modinfo and --ranges (at least one of them)\n"
+		"      --modinfo FILE    modules.builtin.modinfo (--dwarf)\n"
+		"      --ranges FILE     modules.builtin.ranges (--dwarf): which code\n"
+		"                        is in which module; without it only\n"
+		"                        single-object modules are found\n"
 		"      --no-modularity   take modules.builtin's word for what is a\n"
 		"                        module instead of evaluating Kconfig and the\n"
 		"                        Makefiles (kconfig's answer is kept for the\n"
@@ -100,6 +109,9 @@ int main(int argc, char **argv)
 		{ "builtin", required_argument, NULL, 'B' },
 		{ "srctree", required_argument, NULL, 'S' },
 		{ "no-modularity", no_argument, NULL, 'N' },
+		{ "dwarf", no_argument, NULL, 'D' },
+		{ "modinfo", required_argument, NULL, 'I' },
+		{ "ranges", required_argument, NULL, 'R' },
 		{ "pad-to", required_argument, NULL, 'P' },
 		{ "verify", no_argument, NULL, 'v' },
 		{ "explain", no_argument, NULL, 'e' },
@@ -133,6 +145,9 @@ int main(int argc, char **argv)
 		case 'B': opts.builtin = optarg; break;
 		case 'S': opts.srctree = optarg; break;
 		case 'N': opts.no_modularity = true; break;
+		case 'D': opts.dwarf = true; break;
+		case 'I': opts.modinfo = optarg; break;
+		case 'R': opts.ranges = optarg; break;
 		case 'e': opts.explain = stdout; break;
 		case 'P':
 			pad_to = strtoul(optarg, &end, 0);
@@ -155,6 +170,14 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	opts.vmlinux = argv[optind];
+	if (opts.dwarf && !opts.builtin && !opts.modinfo && !opts.ranges) {
+		fprintf(stderr, PROG ": --dwarf needs -B modules.builtin, --modinfo or --ranges\n");
+		return 2;
+	}
+	if (!opts.dwarf && (opts.modinfo || opts.ranges)) {
+		fprintf(stderr, PROG ": --modinfo and --ranges go with --dwarf\n");
+		return 2;
+	}
 	if (verify) {
 		format = "verify";
 	} else if (strcmp(format, "object") && strcmp(format, "sidecar") &&
@@ -219,6 +242,14 @@ int main(int argc, char **argv)
 			stats.kconfig_cached ? "kconfig(cached)+makefiles" :
 			"kconfig+makefiles",
 			stats.not_modules);
+	if (print_stats && opts.dwarf)
+		fprintf(stderr,
+			"dwarf units %zu unnamed %zu ranges %zu outside-text %zu overlaps %zu\n"
+			"modules-from %s by-path %zu unknown %zu\n",
+			stats.units, stats.skipped_units, stats.dwarf_ranges,
+			stats.outside_text, stats.overlaps,
+			stats.module_ranges ? "modules.builtin.ranges" : "paths",
+			stats.modules_by_path, stats.unknown_modules);
 	status = 0;
 	goto out;
 nomem:

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What a vmlinux with DWARF says about where its text came from, for
+ * kernels without a build tree (a distribution's debug vmlinux):
+ *
+ *  - the compile units: each one's source file, turned into the object
+ *    file kbuild would have made of it ("drivers/foo/bar.c" or ".S" ->
+ *    "drivers/foo/bar.o"), and its code address ranges (dwarf_ranges() on
+ *    the unit DIE, so DW_AT_low_pc/high_pc and DW_AT_ranges alike);
+ *  - modules.builtin.ranges (Linux 6.12, CONFIG_BUILTIN_MODULE_RANGES): the
+ *    address ranges of each built-in module, as offsets from anchor
+ *    symbols that the vmlinux's symbol table resolves;
+ *  - modules.builtin.modinfo: "name.file=path" records, the module path
+ *    ("fs/ext4/ext4") of each built-in module that has one.
+ *
+ * Source paths are made relative to the top of the kernel tree: a
+ * relative DW_AT_name is taken as is (DW_AT_comp_dir is the top of the
+ * build); an absolute one loses DW_AT_comp_dir, or else the source tree
+ * prefix, found as what precedes "init/main.c" in that unit's name (every
+ * kernel has one) or the first component that names a top-level kernel
+ * directory.  Units whose name gives no object (LTO "<artificial>", no
+ * name, an unknown extension) are counted and skipped.
+ *
+ * What DWARF cannot tell: code of objects built without debug info (some
+ * assembler files) has no unit; which objects make up a multi-object
+ * module is only known from modules.builtin.ranges.
+ */
+#ifndef KMS_DWARF_UNITS_H
+#define KMS_DWARF_UNITS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <kms/elf_file.h>
+#include <kms/error.h>
+
+struct kms_dwarf_range {
+	uint64_t start, end;	/* [start, end), link-time addresses */
+	uint32_t unit;		/* index into units */
+};
+
+struct kms_dwarf_units {
+	char **objects;		/* by unit: "drivers/foo/bar.o" */
+	size_t nr_units;
+	struct kms_dwarf_range *ranges;	/* unit order, then DWARF order */
+	size_t nr_ranges;
+	size_t skipped_units;	/* no usable name */
+	size_t empty_ranges;	/* zero-sized, or at address 0 (discarded) */
+};
+
+/* Fails when @path has no DWARF compile units. */
+struct kms_error *kms_dwarf_units_read(const char *path,
+				       struct kms_dwarf_units **ret);
+void kms_dwarf_units_destroy(struct kms_dwarf_units *units);
+
+/*
+ * modules.builtin.ranges, resolved against @elf's symbols.  Entries are
+ * sorted by start and do not overlap; each carries the names of the
+ * modules that share its code ("-" turned into "_", sorted).  Sections
+ * whose anchor symbol @elf does not define are skipped, and so are empty
+ * or reversed entries (6.12's script writes some in data sections).
+ */
+struct kms_module_range {
+	uint64_t start, end;
+	char **modules;
+	size_t nr_modules;
+};
+
+struct kms_module_ranges {
+	struct kms_module_range *ranges;
+	size_t nr;
+};
+
+struct kms_error *kms_module_ranges_read(const char *path,
+					 struct kms_elf *elf,
+					 struct kms_module_ranges **ret);
+/* The entry holding @addr, or NULL. */
+const struct kms_module_range *
+kms_module_ranges_find(const struct kms_module_ranges *r, uint64_t addr);
+void kms_module_ranges_destroy(struct kms_module_ranges *r);
+
+/*
+ * The module paths ("fs/ext4/ext4") of modules.builtin.modinfo's
+ * "name.file=" records, malloc()ed, in file order.
+ */
+struct kms_error *kms_modinfo_files(const char *path, char ***ret_paths,
+				    size_t *ret_nr);
+
+#endif /* KMS_DWARF_UNITS_H */

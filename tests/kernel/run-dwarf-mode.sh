@@ -1,0 +1,116 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Tables from DWARF alone (kallmodsyms-gen --dwarf: no maps, no .cmd files,
+# no Kconfig), as for a distribution's debug vmlinux, against the tables of
+# the build tree on the small kernel built with DWARF.  Prints the
+# agreement (text symbols whose annotation is identical) with and without
+# modules.builtin.ranges, against the build tree's tables with and without
+# the modularity analysis, and fails under 99%.  Without the ranges, the
+# code of multi-object modules cannot be placed (the generator lists those
+# modules): that figure is held on the [module]s of the symbols outside
+# them (their {objfile} names grow where that code joins the core).
+. "$(dirname "$0")/../lib.sh"
+
+need_kernel small-dwarf
+cd "$tmp" || exit 1
+vmlinux=$kbuild/vmlinux
+for f in modules.builtin modules.builtin.modinfo modules.builtin.ranges; do
+	[ -s "$kbuild/$f" ] || { fail "$kbuild/$f is missing"; finish; }
+done
+
+# The baselines, from the build tree (not what is tested here: unwrapped).
+"$KMS_BUILD/kallmodsyms" list "$vmlinux" > base-modularity ||
+	fail "list the linked tables"
+"$KMS_BUILD/kallmodsyms-gen" -q --no-modularity -f sidecar -o base.kms \
+	"$vmlinux" || fail "generate --no-modularity"
+"$KMS_BUILD/kallmodsyms" list -t base.kms "$vmlinux" > base-builtin ||
+	fail "list --no-modularity"
+
+# agree BASELINE LIST [EXCLUDED_MODULES [modules]]: "agree N of M (P%)"
+# over the text symbols, exit 1 under 99%; a symbol the baseline gives one
+# of the excluded modules does not count; "modules": the [module]s alone
+# are compared, not the {objfile} names.
+agree() {
+	gawk -v excluded="${3:-}" -v modules_only="${4:-}" '
+	BEGIN { n = split(excluded, x, " "); for (i = 1; i <= n; i++) ex["[" x[i] "]"] = 1 }
+	NR == FNR { base[FNR] = $0; next }
+	$2 !~ /^[tTwW]$/ { next }
+	{
+		b = base[FNR]; l = $0
+		if (n) {
+			split(b, f, "\t")
+			m = split(f[2], w, " ")
+			for (i = 1; i <= m; i++) if (w[i] in ex) next
+		}
+		if (modules_only) {
+			sub(/[\t ]?\{[^}]*\}$/, "", b)
+			sub(/[\t ]?\{[^}]*\}$/, "", l)
+		}
+		total++
+		if (b == l) same++
+	}
+	END { printf "agree %d of %d (%.2f%%)\n", same, total, total ? 100 * same / total : 0
+	      exit !(total && same * 100 >= total * 99) }' "$1" "$2"
+}
+
+run_dwarf() {
+	local name=$1
+	shift
+	kms_gen -q --dwarf -s -e -f sidecar -o "$name.kms" "$@" "$vmlinux" \
+		> "$name.explain" 2> "$name.stats" || { fail "generate $name"; cat "$name.stats" >&2; }
+	kms list -t "$name.kms" "$vmlinux" > "$name.list" || fail "list $name"
+	[ "$(wc -l < "$name.list")" = "$(wc -l < base-builtin)" ] ||
+		fail "$name: not the baseline's symbols"
+}
+
+run_dwarf ranges -B "$kbuild/modules.builtin" \
+	--modinfo "$kbuild/modules.builtin.modinfo" \
+	--ranges "$kbuild/modules.builtin.ranges"
+run_dwarf paths -B "$kbuild/modules.builtin" \
+	--modinfo "$kbuild/modules.builtin.modinfo"
+grep -q '^modules-from modules.builtin.ranges by-path 0 unknown 0$' ranges.stats ||
+	fail "ranges: $(cat ranges.stats)"
+grep -q '^modules-from paths by-path [1-9][0-9]* unknown [1-9][0-9]*$' paths.stats ||
+	fail "paths: $(cat paths.stats)"
+
+# The same inputs give the same bytes.
+kms_gen -q --dwarf -f sidecar -o again.kms -B "$kbuild/modules.builtin" \
+	--modinfo "$kbuild/modules.builtin.modinfo" \
+	--ranges "$kbuild/modules.builtin.ranges" "$vmlinux" || fail "generate again"
+assert_same ranges.kms again.kms "two DWARF runs"
+
+unknown=$(sed -n 's,^module \([^:]*\): objects unknown.*,\1,p' paths.explain |
+	sed 's,.*/,,; s,-,_,g' | tr '\n' ' ')
+[ -n "$unknown" ] || fail "no module listed as unknown without the ranges"
+
+nr_unknown=$(echo "$unknown" | wc -w)
+for base in builtin modularity; do
+	res=$(agree "base-$base" ranges.list) || fail "ranges vs $base under 99%"
+	echo "with modules.builtin.ranges, against the build tree ($base): $res"
+	res=$(agree "base-$base" paths.list) || true
+	echo "without them, every text symbol ($base): $res"
+	res=$(agree "base-$base" paths.list "$unknown") || true
+	echo "without them, outside the $nr_unknown unknown modules ($base): $res"
+	res=$(agree "base-$base" paths.list "$unknown" modules) ||
+		fail "paths vs $base under 99% outside the unknown modules"
+	echo "without them, outside the $nr_unknown unknown modules, [modules] only ($base): $res"
+done
+
+# What differs from the like-for-like baseline: only {objfile} names, of
+# code that has no compile unit (static-call trampolines, inline-asm
+# functions, linker labels); never a [module].
+paste -d '\n' base-builtin ranges.list | gawk -F '\t' '
+	NR % 2 { old = $0; split($0, o, "\t"); next }
+	old == $0 { next }
+	{ gsub(/ ?\{[^}]*\}/, "", o[2]); m = $2; gsub(/ ?\{[^}]*\}/, "", m)
+	  if (o[2] != m) print "module differs: " old " -> " $0 }' > module-diffs
+[ -s module-diffs ] && { fail "DWARF mode changed modules"; head -20 module-diffs >&2; }
+
+# The sidecar serves the inspector like the build tree's.
+kms lookup -t ranges.kms "$vmlinux" "$(grep -m1 ' ext4_fill_super	' ranges.list | cut -d' ' -f1)" \
+	> lookup || fail "lookup"
+grep -q '^ext4_fill_super+0x0/0x[0-9a-f]* \[ext4\] {super.o}$' lookup ||
+	fail "lookup: $(cat lookup)"
+
+finish

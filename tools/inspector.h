@@ -20,6 +20,8 @@
 
 #define PROG "kallmodsyms"
 
+struct symspec_dwarf;
+
 struct options {
 	const char *tables;		/* -t */
 	enum kms_symbol_source source;	/* -S */
@@ -46,6 +48,7 @@ struct inspector {
 	size_t nr_by_address;
 	/* Symbols by name; among equal names, in kallsyms order. */
 	const struct kms_symbol **by_name;
+	struct symspec_dwarf *dwarf;	/* symspec.c's, opened on demand */
 	struct json json;
 };
 

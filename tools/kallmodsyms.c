@@ -14,6 +14,7 @@
 
 #include "annotate.h"
 #include "inspector.h"
+#include "symspec.h"
 
 #ifndef KMS_VERSION_STRING
 #define KMS_VERSION_STRING "0"
@@ -40,12 +41,12 @@ static const struct command {
 	{ "list", cmd_list, "", 0, 0,
 	  OPT_TABLES | OPT_SYMBOLS | OPT_JSON | OPT_FILTER,
 	  "every symbol, as /proc/kallmodsyms lists it" },
-	{ "lookup", cmd_lookup, "ADDR...|-", 1, -1,
+	{ "lookup", cmd_lookup, "ADDR|SPEC...|-", 1, -1,
 	  OPT_TABLES | OPT_SYMBOLS | OPT_JSON | OPT_KASLR,
-	  "symbol+0xoff/0xsize [module] {objfile} of addresses or symbol+off" },
-	{ "find", cmd_find, "NAME...", 1, -1,
+	  "symbol+0xoff/0xsize [module] {objfile} of addresses, or the address of SPEC" },
+	{ "find", cmd_find, "SPEC...", 1, -1,
 	  OPT_TABLES | OPT_SYMBOLS | OPT_JSON,
-	  "every instance of a symbol name, and what tells them apart" },
+	  "every instance of a name (or SPEC), what tells them apart, its sympos" },
 	{ "ambiguous", cmd_ambiguous, "", 0, 0,
 	  OPT_TABLES | OPT_SYMBOLS | OPT_JSON,
 	  "the duplicated names of text symbols and how each is told apart" },
@@ -70,7 +71,7 @@ static void usage(FILE *f)
 
 	fprintf(f, "usage: " PROG " COMMAND [options] VMLINUX [ARG...]\n\nCommands:\n");
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(f, "  %-10s %-10s %s\n", commands[i].name,
+		fprintf(f, "  %-9s %-14s %s\n", commands[i].name,
 			commands[i].args, commands[i].help);
 	fprintf(f,
 		"\nOptions:\n"
@@ -91,6 +92,10 @@ static void usage(FILE *f)
 		"                          verify: as kallmodsyms-gen -m, -M, -B\n"
 		"      --version           print the version\n"
 		"  -h, --help              this text\n"
+		"\n"
+		"SPEC names one instance of a symbol: sym, sym+0xoff, sym+0xoff/0xsize,\n"
+		"sym [mod] {obj.o}, mod:sym, path/obj.o:sym, 'file.c'::sym, sym@path/file.c,\n"
+		"sym,N (livepatch sympos); see kallmodsyms(1).\n"
 		"\n"
 		"Exit status: 0 on success; 1 on errors (lookup: some input did not\n"
 		"resolve; find: some name has no symbol); 2 on bad usage.\n");
@@ -438,6 +443,7 @@ int main(int argc, char **argv)
 			status = 1;
 		}
 	}
+	symspec_cleanup(&in);
 	free(in.by_address);
 	free(in.by_name);
 	kms_tables_destroy(in.tables);

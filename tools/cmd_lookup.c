@@ -113,11 +113,16 @@ out:
 	return status;
 }
 
-/* The KASLR offset from a copy of /proc/kallsyms: its _text vs ours. */
 struct kms_error *inspector_kaslr_from_kallsyms(struct inspector *in,
 						uint64_t *ret)
 {
-	const char *path = in->opts->kallsyms;
+	return inspector_kaslr_from_file(in, in->opts->kallsyms, ret);
+}
+
+/* The KASLR offset from a copy of /proc/kallsyms: its _text vs ours. */
+struct kms_error *inspector_kaslr_from_file(struct inspector *in,
+					    const char *path, uint64_t *ret)
+{
 	char *line = NULL;
 	size_t cap = 0;
 	struct kms_error *err = NULL;

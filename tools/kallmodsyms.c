@@ -27,6 +27,8 @@ enum {
 	OPT_FILTER = 1 << 3,
 	OPT_KASLR = 1 << 4,
 	OPT_BUILD = 1 << 5,
+	OPT_FORMAT = 1 << 6,
+	OPT_PROBE = 1 << 7,
 };
 
 static const struct command {
@@ -63,6 +65,11 @@ static const struct command {
 	{ "decode", cmd_decode, "< LOG", 0, 0,
 	  OPT_TABLES | OPT_SYMBOLS | OPT_KASLR,
 	  "a kernel log or oops, with [module] {objfile} added" },
+	{ "export", cmd_export, "", 0, 0, OPT_TABLES | OPT_SYMBOLS | OPT_FORMAT,
+	  "the tables as modules.builtin.ranges or /proc/kallmodsyms text" },
+	{ "probe", cmd_probe, "SPEC", 1, 1,
+	  OPT_TABLES | OPT_SYMBOLS | OPT_KASLR | OPT_PROBE,
+	  "a kprobe_events line for one instance, for the running kernel" },
 };
 
 static void usage(FILE *f)
@@ -84,8 +91,13 @@ static void usage(FILE *f)
 		"  -m, --module MOD        list: only symbols of built-in module MOD\n"
 		"  -o, --objfile OBJ       list: only symbols printed with {OBJ}\n"
 		"  -k, --kaslr-offset N    lookup: addresses are of a kernel relocated by N\n"
-		"  -K, --kallsyms FILE     lookup, decode: take the offset from a copy of\n"
-		"                          the running kernel's /proc/kallsyms\n"
+		"  -K, --kallsyms FILE     lookup, decode, probe: take the offset from a\n"
+		"                          copy of the running kernel's /proc/kallsyms or\n"
+		"                          /proc/kallmodsyms (also --kallmodsyms FILE)\n"
+		"  -f, --format FORMAT     export: ranges (modules.builtin.ranges) or\n"
+		"                          kallmodsyms (/proc/kallmodsyms text)\n"
+		"  -n, --name NAME         probe: the event's name (default: from SPEC)\n"
+		"      --tracefs DIR       probe: append the line to DIR/kprobe_events\n"
 		"  -b, --build-dir DIR     verify: regenerate from this build tree's maps,\n"
 		"                          .cmd files and modules.builtin\n"
 		"      --map, --o-map, --builtin FILE\n"
@@ -119,6 +131,11 @@ static void command_usage(const struct command *cmd)
 		printf("  -k, --kaslr-offset N    addresses of a kernel relocated by N\n"
 		       "  -K, --kallsyms FILE     the offset from a copy of /proc/kallsyms\n"
 		       "                          (or /proc/kallmodsyms; --kallmodsyms too)\n");
+	if (cmd->options & OPT_FORMAT)
+		printf("  -f, --format FORMAT     ranges or kallmodsyms\n");
+	if (cmd->options & OPT_PROBE)
+		printf("  -n, --name NAME         the event's name (default: from SPEC)\n"
+		       "      --tracefs DIR       append the line to DIR/kprobe_events\n");
 	if (cmd->options & OPT_BUILD)
 		printf("  -b, --build-dir DIR     regenerate from this build tree\n"
 		       "      --map, --o-map, --builtin FILE   as kallmodsyms-gen -m, -M, -B\n");
@@ -233,6 +250,17 @@ uint64_t inspector_symbol_size(struct inspector *in,
 	return sym->size;
 }
 
+bool inspector_symbol_between(struct inspector *in, uint64_t lo,
+			      uint64_t hi)
+{
+	size_t i;
+
+	if (lo >= hi || index_by_address(in))
+		return false;
+	i = lo ? upper_bound(in, lo - 1) : 0;
+	return i < in->nr_by_address && in->by_address[i]->address < hi;
+}
+
 const struct kms_symbol *inspector_symbol_at(struct inspector *in,
 					     uint64_t addr,
 					     uint64_t *ret_size)
@@ -305,6 +333,9 @@ int main(int argc, char **argv)
 		{ "map", required_argument, NULL, 'M' },
 		{ "o-map", required_argument, NULL, 'O' },
 		{ "builtin", required_argument, NULL, 'B' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "name", required_argument, NULL, 'n' },
+		{ "tracefs", required_argument, NULL, 'T' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -339,7 +370,7 @@ int main(int argc, char **argv)
 	}
 
 	optind = 2;
-	while ((c = getopt_long(argc, argv, "t:S:jm:o:k:K:b:h", longopts,
+	while ((c = getopt_long(argc, argv, "t:S:jm:o:k:K:b:f:n:h", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 't':
@@ -401,6 +432,23 @@ int main(int argc, char **argv)
 			opts.builtin = optarg;
 			used |= OPT_BUILD;
 			break;
+		case 'f':
+			if (strcmp(optarg, "ranges") && strcmp(optarg, "kallmodsyms")) {
+				fprintf(stderr, PROG ": unknown format \"%s\" (ranges, kallmodsyms)\n",
+					optarg);
+				return 2;
+			}
+			opts.format = optarg;
+			used |= OPT_FORMAT;
+			break;
+		case 'n':
+			opts.probe_name = optarg;
+			used |= OPT_PROBE;
+			break;
+		case 'T':
+			opts.tracefs = optarg;
+			used |= OPT_PROBE;
+			break;
 		case 'h':
 			command_usage(cmd);
 			return 0;
@@ -416,6 +464,10 @@ int main(int argc, char **argv)
 	}
 	if (opts.have_kaslr_offset && opts.kallsyms) {
 		fprintf(stderr, PROG ": --kaslr-offset and --kallsyms exclude each other\n");
+		return 2;
+	}
+	if (cmd->run == cmd_export && !opts.format) {
+		fprintf(stderr, PROG ": export needs --format=ranges or --format=kallmodsyms\n");
 		return 2;
 	}
 	nargs = argc - optind - 1;

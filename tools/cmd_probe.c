@@ -178,14 +178,13 @@ int cmd_probe(struct inspector *in, int argc, char **argv)
 	addr = inst.sym->address + kaslr + spec.offset;
 	event_name(name, sizeof(name), given, &inst, count == 1, spec.offset);
 	if (count == 1 && spec.offset)
-		snprintf(line, sizeof(line), "p:%s %s+%llu\n", name,
+		snprintf(line, sizeof(line), "p:%s %s+0x%llx\n", name,
 			 inst.sym->name, (unsigned long long)spec.offset);
 	else if (count == 1)
 		snprintf(line, sizeof(line), "p:%s %s\n", name, inst.sym->name);
 	else
 		snprintf(line, sizeof(line), "p:%s 0x%llx\n", name,
 			 (unsigned long long)addr);
-	fputs(line, stdout);
 	if (in->opts->tracefs) {
 		err = append(in->opts->tracefs, line);
 		if (err) {
@@ -193,6 +192,7 @@ int cmd_probe(struct inspector *in, int argc, char **argv)
 			goto out;
 		}
 	}
+	fputs(line, stdout);
 	status = 0;
 out:
 	symspec_free(&spec);

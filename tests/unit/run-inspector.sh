@@ -235,7 +235,7 @@ liquid_vf_init: the tables say [liquid_vf], the build says (core)
 EOF
 
 # Each command has its own --help.
-for c in list lookup find ambiguous modules stats dump verify decode; do
+for c in list lookup find ambiguous modules stats dump verify decode export probe; do
 	kms "$c" --help > help || fail "$c --help"
 	head -n 1 help | grep -q "^usage: kallmodsyms $c " || fail "$c --help: $(head -n 1 help)"
 done

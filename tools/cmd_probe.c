@@ -134,10 +134,6 @@ int cmd_probe(struct inspector *in, int argc, char **argv)
 	int status = 1;
 
 	(void)argc;
-	if (in->opts->have_kaslr_offset) {
-		fprintf(stderr, PROG ": probe takes the KASLR offset from --kallmodsyms FILE (default " DEFAULT_KALLMODSYMS "), not --kaslr-offset\n");
-		return 2;
-	}
 	if (given && !valid_event_name(given)) {
 		fprintf(stderr, PROG ": --name \"%s\": an event name is [GROUP/]NAME of letters, digits and _\n",
 			given);

@@ -25,7 +25,9 @@ enum {
 	OPT_SYMBOLS = 1 << 1,
 	OPT_JSON = 1 << 2,
 	OPT_FILTER = 1 << 3,
-	OPT_KASLR = 1 << 4,
+	OPT_KASLR_OFFSET = 1 << 4,	/* -k */
+	OPT_KALLSYMS = 1 << 8,		/* -K */
+	OPT_KASLR = OPT_KASLR_OFFSET | OPT_KALLSYMS,
 	OPT_BUILD = 1 << 5,
 	OPT_FORMAT = 1 << 6,
 	OPT_PROBE = 1 << 7,
@@ -68,7 +70,7 @@ static const struct command {
 	{ "export", cmd_export, "", 0, 0, OPT_TABLES | OPT_SYMBOLS | OPT_FORMAT,
 	  "the tables as modules.builtin.ranges or /proc/kallmodsyms text" },
 	{ "probe", cmd_probe, "SPEC", 1, 1,
-	  OPT_TABLES | OPT_SYMBOLS | OPT_KASLR | OPT_PROBE,
+	  OPT_TABLES | OPT_SYMBOLS | OPT_KALLSYMS | OPT_PROBE,
 	  "a kprobe_events line for one instance, for the running kernel" },
 };
 
@@ -127,10 +129,13 @@ static void command_usage(const struct command *cmd)
 	if (cmd->options & OPT_FILTER)
 		printf("  -m, --module MOD        only symbols of built-in module MOD\n"
 		       "  -o, --objfile OBJ       only symbols printed with {OBJ}\n");
-	if (cmd->options & OPT_KASLR)
-		printf("  -k, --kaslr-offset N    addresses of a kernel relocated by N\n"
-		       "  -K, --kallsyms FILE     the offset from a copy of /proc/kallsyms\n"
-		       "                          (or /proc/kallmodsyms; --kallmodsyms too)\n");
+	if (cmd->options & OPT_KASLR_OFFSET)
+		printf("  -k, --kaslr-offset N    addresses of a kernel relocated by N\n");
+	if (cmd->options & OPT_KALLSYMS)
+		printf("  -K, --kallsyms FILE     the offset from a copy of /proc/kallsyms\n"
+		       "                          (or /proc/kallmodsyms; --kallmodsyms too)%s\n",
+		       cmd->options & OPT_KASLR_OFFSET ? "" :
+		       "\n                          default: /proc/kallmodsyms");
 	if (cmd->options & OPT_FORMAT)
 		printf("  -f, --format FORMAT     ranges or kallmodsyms\n");
 	if (cmd->options & OPT_PROBE)
@@ -410,11 +415,11 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			opts.have_kaslr_offset = true;
-			used |= OPT_KASLR;
+			used |= OPT_KASLR_OFFSET;
 			break;
 		case 'K':
 			opts.kallsyms = optarg;
-			used |= OPT_KASLR;
+			used |= OPT_KALLSYMS;
 			break;
 		case 'b':
 			opts.build_dir = optarg;

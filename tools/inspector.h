@@ -20,6 +20,8 @@
 
 #define PROG "kallmodsyms"
 
+struct symspec_dwarf;
+
 struct options {
 	const char *tables;		/* -t */
 	enum kms_symbol_source source;	/* -S */
@@ -33,6 +35,9 @@ struct options {
 	const char *map;		/* verify --map */
 	const char *o_map;		/* verify --o-map */
 	const char *builtin;		/* verify --builtin */
+	const char *format;		/* export --format */
+	const char *probe_name;		/* probe --name */
+	const char *tracefs;		/* probe --tracefs */
 };
 
 struct inspector {
@@ -46,6 +51,7 @@ struct inspector {
 	size_t nr_by_address;
 	/* Symbols by name; among equal names, in kallsyms order. */
 	const struct kms_symbol **by_name;
+	struct symspec_dwarf *dwarf;	/* symspec.c's, opened on demand */
 	struct json json;
 };
 
@@ -53,6 +59,10 @@ struct inspector {
 const struct kms_symbol *inspector_symbol_at(struct inspector *in,
 					     uint64_t addr,
 					     uint64_t *ret_size);
+
+/* Does a symbol start in [@lo, @hi) (link-time addresses)? */
+bool inspector_symbol_between(struct inspector *in, uint64_t lo,
+			      uint64_t hi);
 
 /*
  * The symbols called @name, in /proc/kallsyms order: (*ret_first)[0] to
@@ -78,6 +88,10 @@ void inspector_json_attribution(struct inspector *in, uint32_t obj);
 struct kms_error *inspector_kaslr_from_kallsyms(struct inspector *in,
 						uint64_t *ret);
 
+/* The same from @path: /proc/kallsyms, /proc/kallmodsyms or a copy. */
+struct kms_error *inspector_kaslr_from_file(struct inspector *in,
+					    const char *path, uint64_t *ret);
+
 /* Print "PROG: message" and return 1. */
 int inspector_fail(struct kms_error *err);
 
@@ -90,5 +104,7 @@ int cmd_stats(struct inspector *in, int argc, char **argv);
 int cmd_dump(struct inspector *in, int argc, char **argv);
 int cmd_decode(struct inspector *in, int argc, char **argv);
 int cmd_verify(struct inspector *in, int argc, char **argv);
+int cmd_export(struct inspector *in, int argc, char **argv);
+int cmd_probe(struct inspector *in, int argc, char **argv);
 
 #endif /* KMS_INSPECTOR_H */

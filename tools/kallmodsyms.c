@@ -14,6 +14,7 @@
 
 #include "annotate.h"
 #include "inspector.h"
+#include "symspec.h"
 
 #ifndef KMS_VERSION_STRING
 #define KMS_VERSION_STRING "0"
@@ -24,8 +25,12 @@ enum {
 	OPT_SYMBOLS = 1 << 1,
 	OPT_JSON = 1 << 2,
 	OPT_FILTER = 1 << 3,
-	OPT_KASLR = 1 << 4,
+	OPT_KASLR_OFFSET = 1 << 4,	/* -k */
+	OPT_KALLSYMS = 1 << 8,		/* -K */
+	OPT_KASLR = OPT_KASLR_OFFSET | OPT_KALLSYMS,
 	OPT_BUILD = 1 << 5,
+	OPT_FORMAT = 1 << 6,
+	OPT_PROBE = 1 << 7,
 };
 
 static const struct command {
@@ -40,12 +45,12 @@ static const struct command {
 	{ "list", cmd_list, "", 0, 0,
 	  OPT_TABLES | OPT_SYMBOLS | OPT_JSON | OPT_FILTER,
 	  "every symbol, as /proc/kallmodsyms lists it" },
-	{ "lookup", cmd_lookup, "ADDR...|-", 1, -1,
+	{ "lookup", cmd_lookup, "ADDR|SPEC...|-", 1, -1,
 	  OPT_TABLES | OPT_SYMBOLS | OPT_JSON | OPT_KASLR,
-	  "symbol+0xoff/0xsize [module] {objfile} of addresses or symbol+off" },
-	{ "find", cmd_find, "NAME...", 1, -1,
+	  "symbol+0xoff/0xsize [module] {objfile} of addresses, or the address of SPEC" },
+	{ "find", cmd_find, "SPEC...", 1, -1,
 	  OPT_TABLES | OPT_SYMBOLS | OPT_JSON,
-	  "every instance of a symbol name, and what tells them apart" },
+	  "every instance of a name (or SPEC), what tells them apart, its sympos" },
 	{ "ambiguous", cmd_ambiguous, "", 0, 0,
 	  OPT_TABLES | OPT_SYMBOLS | OPT_JSON,
 	  "the duplicated names of text symbols and how each is told apart" },
@@ -62,6 +67,11 @@ static const struct command {
 	{ "decode", cmd_decode, "< LOG", 0, 0,
 	  OPT_TABLES | OPT_SYMBOLS | OPT_KASLR,
 	  "a kernel log or oops, with [module] {objfile} added" },
+	{ "export", cmd_export, "", 0, 0, OPT_TABLES | OPT_SYMBOLS | OPT_FORMAT,
+	  "the tables as modules.builtin.ranges or /proc/kallmodsyms text" },
+	{ "probe", cmd_probe, "SPEC", 1, 1,
+	  OPT_TABLES | OPT_SYMBOLS | OPT_KALLSYMS | OPT_PROBE,
+	  "a kprobe_events line for one instance, for the running kernel" },
 };
 
 static void usage(FILE *f)
@@ -70,7 +80,7 @@ static void usage(FILE *f)
 
 	fprintf(f, "usage: " PROG " COMMAND [options] VMLINUX [ARG...]\n\nCommands:\n");
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(f, "  %-10s %-10s %s\n", commands[i].name,
+		fprintf(f, "  %-9s %-14s %s\n", commands[i].name,
 			commands[i].args, commands[i].help);
 	fprintf(f,
 		"\nOptions:\n"
@@ -83,14 +93,23 @@ static void usage(FILE *f)
 		"  -m, --module MOD        list: only symbols of built-in module MOD\n"
 		"  -o, --objfile OBJ       list: only symbols printed with {OBJ}\n"
 		"  -k, --kaslr-offset N    lookup: addresses are of a kernel relocated by N\n"
-		"  -K, --kallsyms FILE     lookup, decode: take the offset from a copy of\n"
-		"                          the running kernel's /proc/kallsyms\n"
+		"  -K, --kallsyms FILE     lookup, decode, probe: take the offset from a\n"
+		"                          copy of the running kernel's /proc/kallsyms or\n"
+		"                          /proc/kallmodsyms (also --kallmodsyms FILE)\n"
+		"  -f, --format FORMAT     export: ranges (modules.builtin.ranges) or\n"
+		"                          kallmodsyms (/proc/kallmodsyms text)\n"
+		"  -n, --name NAME         probe: the event's name (default: from SPEC)\n"
+		"      --tracefs DIR       probe: append the line to DIR/kprobe_events\n"
 		"  -b, --build-dir DIR     verify: regenerate from this build tree's maps,\n"
 		"                          .cmd files and modules.builtin\n"
 		"      --map, --o-map, --builtin FILE\n"
 		"                          verify: as kallmodsyms-gen -m, -M, -B\n"
 		"      --version           print the version\n"
 		"  -h, --help              this text\n"
+		"\n"
+		"SPEC names one instance of a symbol: sym, sym+0xoff, sym+0xoff/0xsize,\n"
+		"sym [mod] {obj.o}, mod:sym, path/obj.o:sym, 'file.c'::sym, sym@path/file.c,\n"
+		"sym,N (livepatch sympos); see kallmodsyms(1).\n"
 		"\n"
 		"Exit status: 0 on success; 1 on errors (lookup: some input did not\n"
 		"resolve; find: some name has no symbol); 2 on bad usage.\n");
@@ -110,10 +129,18 @@ static void command_usage(const struct command *cmd)
 	if (cmd->options & OPT_FILTER)
 		printf("  -m, --module MOD        only symbols of built-in module MOD\n"
 		       "  -o, --objfile OBJ       only symbols printed with {OBJ}\n");
-	if (cmd->options & OPT_KASLR)
-		printf("  -k, --kaslr-offset N    addresses of a kernel relocated by N\n"
-		       "  -K, --kallsyms FILE     the offset from a copy of /proc/kallsyms\n"
-		       "                          (or /proc/kallmodsyms; --kallmodsyms too)\n");
+	if (cmd->options & OPT_KASLR_OFFSET)
+		printf("  -k, --kaslr-offset N    addresses of a kernel relocated by N\n");
+	if (cmd->options & OPT_KALLSYMS)
+		printf("  -K, --kallsyms FILE     the offset from a copy of /proc/kallsyms\n"
+		       "                          (or /proc/kallmodsyms; --kallmodsyms too)%s\n",
+		       cmd->options & OPT_KASLR_OFFSET ? "" :
+		       "\n                          default: /proc/kallmodsyms");
+	if (cmd->options & OPT_FORMAT)
+		printf("  -f, --format FORMAT     ranges or kallmodsyms\n");
+	if (cmd->options & OPT_PROBE)
+		printf("  -n, --name NAME         the event's name (default: from SPEC)\n"
+		       "      --tracefs DIR       append the line to DIR/kprobe_events\n");
 	if (cmd->options & OPT_BUILD)
 		printf("  -b, --build-dir DIR     regenerate from this build tree\n"
 		       "      --map, --o-map, --builtin FILE   as kallmodsyms-gen -m, -M, -B\n");
@@ -228,6 +255,17 @@ uint64_t inspector_symbol_size(struct inspector *in,
 	return sym->size;
 }
 
+bool inspector_symbol_between(struct inspector *in, uint64_t lo,
+			      uint64_t hi)
+{
+	size_t i;
+
+	if (lo >= hi || index_by_address(in))
+		return false;
+	i = lo ? upper_bound(in, lo - 1) : 0;
+	return i < in->nr_by_address && in->by_address[i]->address < hi;
+}
+
 const struct kms_symbol *inspector_symbol_at(struct inspector *in,
 					     uint64_t addr,
 					     uint64_t *ret_size)
@@ -300,6 +338,9 @@ int main(int argc, char **argv)
 		{ "map", required_argument, NULL, 'M' },
 		{ "o-map", required_argument, NULL, 'O' },
 		{ "builtin", required_argument, NULL, 'B' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "name", required_argument, NULL, 'n' },
+		{ "tracefs", required_argument, NULL, 'T' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -334,7 +375,7 @@ int main(int argc, char **argv)
 	}
 
 	optind = 2;
-	while ((c = getopt_long(argc, argv, "t:S:jm:o:k:K:b:h", longopts,
+	while ((c = getopt_long(argc, argv, "t:S:jm:o:k:K:b:f:n:h", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 't':
@@ -374,11 +415,11 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			opts.have_kaslr_offset = true;
-			used |= OPT_KASLR;
+			used |= OPT_KASLR_OFFSET;
 			break;
 		case 'K':
 			opts.kallsyms = optarg;
-			used |= OPT_KASLR;
+			used |= OPT_KALLSYMS;
 			break;
 		case 'b':
 			opts.build_dir = optarg;
@@ -396,6 +437,23 @@ int main(int argc, char **argv)
 			opts.builtin = optarg;
 			used |= OPT_BUILD;
 			break;
+		case 'f':
+			if (strcmp(optarg, "ranges") && strcmp(optarg, "kallmodsyms")) {
+				fprintf(stderr, PROG ": unknown format \"%s\" (ranges, kallmodsyms)\n",
+					optarg);
+				return 2;
+			}
+			opts.format = optarg;
+			used |= OPT_FORMAT;
+			break;
+		case 'n':
+			opts.probe_name = optarg;
+			used |= OPT_PROBE;
+			break;
+		case 'T':
+			opts.tracefs = optarg;
+			used |= OPT_PROBE;
+			break;
 		case 'h':
 			command_usage(cmd);
 			return 0;
@@ -411,6 +469,10 @@ int main(int argc, char **argv)
 	}
 	if (opts.have_kaslr_offset && opts.kallsyms) {
 		fprintf(stderr, PROG ": --kaslr-offset and --kallsyms exclude each other\n");
+		return 2;
+	}
+	if (cmd->run == cmd_export && !opts.format) {
+		fprintf(stderr, PROG ": export needs --format=ranges or --format=kallmodsyms\n");
 		return 2;
 	}
 	nargs = argc - optind - 1;
@@ -438,6 +500,7 @@ int main(int argc, char **argv)
 			status = 1;
 		}
 	}
+	symspec_cleanup(&in);
 	free(in.by_address);
 	free(in.by_name);
 	kms_tables_destroy(in.tables);

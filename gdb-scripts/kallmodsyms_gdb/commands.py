@@ -7,6 +7,7 @@ import fnmatch
 import gdb
 from gdb.FrameDecorator import FrameDecorator
 
+from . import symspec
 from .blob import NONE, KmsError
 from .target import Kernel
 
@@ -138,14 +139,65 @@ KASLR included.  Loadable modules' symbols are not listed."""
         return "lx-kallmodsyms"
 
 
+def _source_of(kernel):
+    """source_of(address) for symspec: the files gdb's symtabs give."""
+    def source_of(addr):
+        pc = addr - kernel.offset
+        files = []
+        try:
+            sal = gdb.find_pc_line(pc)
+            if sal.symtab is not None:
+                files.append(sal.symtab.filename)
+            block = gdb.block_for_pc(pc)
+            while block is not None and block.function is None:
+                block = block.superblock
+            if block is not None and block.function.symtab is not None:
+                files.append(block.function.symtab.filename)
+        except RuntimeError:
+            return None
+        return files or None
+    return source_of
+
+
+def _lookup_spec(kernel, tables, symbols, expr):
+    """ "ADDR sym+0xoff/0xsize [mod] {obj}" of a symbol specification, None
+    when @expr is not one (a gdb expression), or SpecError."""
+    try:
+        spec = symspec.parse(expr, allow_address=False)
+    except symspec.SpecError:
+        return None
+    if not symbols.named(spec.name):
+        bare = (spec.name == expr.strip())
+        if bare or expr.strip().startswith("'"):
+            return None
+        raise symspec.SpecError("no such symbol")
+    inst = symspec.resolve(spec, symbols, tables, kernel.text(),
+                           _source_of(kernel), kernel.elf.path)
+    size = symbols.size(inst.index)
+    if size and spec.offset >= size:
+        raise symspec.SpecError("offset past the end of the symbol")
+    if spec.size is not None and spec.size != size:
+        raise symspec.SpecError("this kernel's %s is %#x bytes"
+                                % (spec.name, size))
+    text = "%016x %s+%#x/%#x" % (symbols.addresses[inst.index] + spec.offset,
+                                 spec.name, spec.offset, size)
+    annotation = tables.annotation(inst.obj)
+    return text + " " + annotation if annotation else text
+
+
 class LxKallmodsymsLookup(gdb.Command):
-    """Name addresses as symbol+off/size [module] {objfile}.
+    """Name addresses as symbol+off/size [module] {objfile}, or find the
+one instance a symbol specification names.
 
-lx-kallmodsyms-lookup [--file] ADDR|EXPR...
+lx-kallmodsyms-lookup [--file] ADDR|EXPR|SPEC...
 
-Each argument is an address or any gdb expression ($pc, a function pointer
-field); quote expressions that hold spaces.  One line per argument, as the
-inspector's "kallmodsyms lookup" prints it."""
+Each argument is an address, any gdb expression ($pc, a function pointer
+field), or a symbol specification as the inspector takes it: sym,
+sym+0xoff[/0xsize], 'sym [mod] {obj.o}', mod:sym, path/obj.o:sym,
+'file.c'::sym, sym@path/file.c, sym,N (livepatch sympos); see
+kallmodsyms(1).  A specification that fits several instances is an error
+that lists them.  Quote arguments that hold spaces.  One line per argument,
+as the inspector's "kallmodsyms lookup" prints it."""
 
     def __init__(self):
         super().__init__("lx-kallmodsyms-lookup", gdb.COMMAND_DATA)
@@ -166,6 +218,14 @@ inspector's "kallmodsyms lookup" prints it."""
         _notice(name, notice)
         problems = []
         for expr in exprs:
+            try:
+                text = _lookup_spec(kernel, tables, symbols, expr)
+            except symspec.SpecError as e:
+                problems.append("\"%s\": %s" % (expr, e))
+                continue
+            if text is not None:
+                gdb.write(text + "\n")
+                continue
             try:
                 addr = _address(expr)
                 text = describe(kernel, tables, symbols, addr)

@@ -15,12 +15,12 @@ norm() { sed -E 's/\b(0x)?ffffffff8[0-9a-f]{7}\b/ADDR/g; s#/0x[0-9a-f]+#/SIZE#g'
 run() { kms "$@" -t fx.kms "$v"; }
 
 testrun_compare sh -c "$(declare -f norm); $KMS_WRAP $KMS_BUILD/kallmodsyms find -t fx.kms $v event_show ext9_helper | norm" <<'EOF'
-ADDR t event_show/SIZE	{core.o}
-ADDR t event_show/SIZE	[mod_a]
-ADDR t event_show/SIZE	[mod_b]
-ADDR t event_show/SIZE	{sort.o}
-ADDR t ext9_helper/SIZE	[ext9] {inode.o}
-ADDR t ext9_helper/SIZE	[ext9] {super.o}
+ADDR t event_show/SIZE	{core.o}	sympos=1
+ADDR t event_show/SIZE	[mod_a]	sympos=2
+ADDR t event_show/SIZE	[mod_b]	sympos=3
+ADDR t event_show/SIZE	{sort.o}	sympos=4
+ADDR t ext9_helper/SIZE	[ext9] {inode.o}	sympos=1
+ADDR t ext9_helper/SIZE	[ext9] {super.o}	sympos=2
 EOF
 testrun_error 1 "kallmodsyms: no_such_fn: no such symbol" \
 	kms find -t fx.kms "$v" no_such_fn
@@ -117,8 +117,16 @@ cut -d' ' -f2- out | norm > out.n
 testrun_compare cat out.n <<'EOF'
 ext9_helper+0x1/SIZE [ext9] {super.o}
 EOF
-testrun_error 1 'kallmodsyms: "event_show+0x2": 4 instances; add [module] {objfile} to pick one' \
-	kms lookup -t fx.kms "$v" event_show+0x2
+kms lookup -t fx.kms "$v" event_show+0x2 > out 2> err && fail "ambiguous lookup exited 0"
+[ -s out ] && fail "ambiguous lookup wrote to stdout"
+norm < err > err.n
+testrun_compare cat err.n <<'EOF'
+kallmodsyms: "event_show+0x2": 4 instances of event_show; pick one by sympos (event_show,N), [module] {objfile}, mod:, obj.o: or file.c::
+	ADDR t event_show	{core.o}	sympos=1
+	ADDR t event_show	[mod_a]	sympos=2
+	ADDR t event_show	[mod_b]	sympos=3
+	ADDR t event_show	{sort.o}	sympos=4
+EOF
 testrun_error 1 'kallmodsyms: "event_show+0x2 [ext9]": no instance of the symbol has these qualifiers' \
 	kms lookup -t fx.kms "$v" 'event_show+0x2 [ext9]'
 testrun_error 1 'kallmodsyms: "event_show+0x100 [mod_a]": offset past the end of the symbol' \
@@ -134,7 +142,7 @@ printf '%s\nzzz\n\nevent_show+0x1 [mod_b]\n' "$a_mod_b" |
 	kms lookup -t fx.kms "$v" - > out 2> err || status=$?
 [ "$status" = 1 ] || fail "batch lookup with a bad line exited $status"
 testrun_compare cat err <<'EOF'
-kallmodsyms: stdin:2: "zzz": not a hexadecimal address or symbol+offset
+kallmodsyms: stdin:2: "zzz": no such symbol
 EOF
 norm < out > out.n
 testrun_compare cat out.n <<'EOF'
@@ -227,7 +235,7 @@ liquid_vf_init: the tables say [liquid_vf], the build says (core)
 EOF
 
 # Each command has its own --help.
-for c in list lookup find ambiguous modules stats dump verify decode; do
+for c in list lookup find ambiguous modules stats dump verify decode export probe; do
 	kms "$c" --help > help || fail "$c --help"
 	head -n 1 help | grep -q "^usage: kallmodsyms $c " || fail "$c --help: $(head -n 1 help)"
 done
@@ -238,6 +246,6 @@ testrun_error 2 "kallmodsyms: stats does not take some of these options; see kal
 	kms stats --module ext9 "$v"
 testrun_error 2 "kallmodsyms: --kaslr-offset: \"zz\" is not a number" \
 	kms lookup --kaslr-offset zz "$v" 0
-testrun_error 2 "usage: kallmodsyms find [options] VMLINUX NAME..." kms find "$v"
+testrun_error 2 "usage: kallmodsyms find [options] VMLINUX SPEC..." kms find "$v"
 
 finish

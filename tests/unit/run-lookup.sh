@@ -43,7 +43,7 @@ kms lookup -t "$tmp/fx.kms" "$fx/vmlinux" zzz 0x10 "$probe" \
 	> "$tmp/out" 2> "$tmp/err" || status=$?
 [ "$status" = 1 ] || fail "lookup with bad addresses exited $status, not 1"
 testrun_compare cat "$tmp/err" <<EOF
-kallmodsyms: "zzz": not a hexadecimal address or symbol+offset
+kallmodsyms: "zzz": no such symbol
 kallmodsyms: "0x10": not in any symbol
 EOF
 testrun_compare cat "$tmp/out" <<EOF

@@ -1,0 +1,75 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# export: the tables as 6.12's modules.builtin.ranges (anchor record per
+# code section, offsets from the section's start, one line per run of one
+# module list) and as /proc/kallmodsyms text.  Offsets, which the compiler
+# decides, are checked against the symbols instead of written out.
+. "$(dirname "$0")/../lib.sh"
+
+fx=$(fixture relocatable)
+cd "$tmp" || exit 1
+kms_gen -q -f sidecar -o fx.kms "$fx/vmlinux" || fail "generate"
+v=$fx/vmlinux
+
+kms export -t fx.kms --format=ranges "$v" > ranges || fail "export --format=ranges"
+sed -E 's/ [0-9a-f]{8}-[0-9a-f]{8} ([a-z])/ OFF-OFF \1/' ranges > ranges.n
+# ext9's adjacent inode.o and super.o ranges are one run; liquid's shared
+# object is a run of its own; .init.text's anchor is its first global.
+testrun_compare cat ranges.n <<'EOF'
+.text 00000000-00000000 = _text
+.text OFF-OFF ext9
+.text OFF-OFF mod_a
+.text OFF-OFF mod_b
+.text OFF-OFF liquid liquid_vf
+.text OFF-OFF liquid
+.text OFF-OFF liquid_vf
+.text OFF-OFF ext9
+.init.text 00000000-00000000 = ext9_init
+.init.text OFF-OFF ext9
+EOF
+
+# Each run starts at a symbol of its modules, and the code on either side
+# of its ends is someone else's.
+base_of() {
+	readelf -SW "$v" | awk -v s="$1" '{ for (i = 1; i < NF; i++) if ($i == s) print $(i + 2) }'
+}
+grep -v ' = ' ranges | while read -r sect span mods; do
+	base=$(base_of "$sect")
+	start=$(printf '%x' $((0x$base + 0x${span%-*})))
+	end=$(printf '%x' $((0x$base + 0x${span#*-})))
+	want=$(printf '[%s] ' $mods)
+	kms lookup -t fx.kms "$v" "$start" "$(printf '%x' $((0x$end - 1)))" |
+		sed -E 's/^[^ ]+ //' | sort -u | sed "s/^/$sect $span: /"
+	for a in $(printf '%x' $((0x$start - 1))) "$end"; do
+		got=$(kms lookup -t fx.kms "$v" "$a" 2> /dev/null | sed -E 's/^[^ ]+ ?//')
+		[ "${got%% \{*}" != "${want% }" ] ||
+			echo "$sect $span: $mods continues at $a"
+	done
+done > check
+sed -E 's/^([^ ]+) [0-9a-f-]+:/\1 OFF:/' check > check.n
+testrun_compare cat check.n <<'EOF'
+.text OFF: [ext9] {inode.o}
+.text OFF: [mod_a]
+.text OFF: [mod_b]
+.text OFF: [liquid] [liquid_vf]
+.text OFF: [liquid]
+.text OFF: [liquid_vf]
+.text OFF: [ext9] {inode.o}
+.text OFF: [ext9] {super.o}
+.init.text OFF: [ext9] {inode.o}
+EOF
+
+# --format=kallmodsyms is list's /proc/kallmodsyms text.
+kms export -t fx.kms --format=kallmodsyms "$v" > exported || fail "export --format=kallmodsyms"
+kms list -t fx.kms "$v" > listed || fail "list"
+assert_same listed exported "export --format=kallmodsyms vs list"
+
+testrun_error 2 'kallmodsyms: export needs --format=ranges or --format=kallmodsyms' \
+	kms export "$v"
+testrun_error 2 'kallmodsyms: unknown format "csv" (ranges, kallmodsyms)' \
+	kms export --format=csv "$v"
+testrun_error 2 'kallmodsyms: lookup does not take some of these options; see kallmodsyms --help' \
+	kms lookup --format=ranges "$v" 0
+
+finish

@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * probe: a kprobe_events line for one instance of a symbol in the running
+ * kernel.
+ *
+ * Since Linux 6.8 (and stable kernels since) a kprobe on a name that
+ * several symbols share fails with EADDRNOTAVAIL.  SPEC (symspec.h) picks
+ * the instance in VMLINUX; the running kernel's /proc/kallmodsyms (or a
+ * copy of it or of /proc/kallsyms) gives the KASLR offset, confirms that
+ * VMLINUX is the running kernel, and says whether the name is unique among
+ * all of the kernel's symbols, loadable modules' included.  Then the line is
+ * "p:NAME SYM+off" for a unique name, else "p:NAME 0xADDR" at the relocated
+ * address.  --tracefs DIR appends it to DIR/kprobe_events.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "inspector.h"
+#include "symspec.h"
+
+#define DEFAULT_KALLMODSYMS "/proc/kallmodsyms"
+
+/*
+ * In the copy at @path: how many symbols are called @name, and is there
+ * one at @addr?
+ */
+static struct kms_error *scan_live(const char *path, const char *name,
+				   uint64_t addr, size_t *ret_count,
+				   bool *ret_found)
+{
+	size_t cap = 0, count = 0, len = strlen(name);
+	char *line = NULL;
+	bool found = false;
+	FILE *f;
+
+	f = fopen(path, "r");
+	if (!f)
+		return kms_error_errno(path, "cannot open");
+	while (getline(&line, &cap, f) > 0) {
+		unsigned long long a;
+		char *p, *end;
+
+		errno = 0;
+		a = strtoull(line, &end, 16);
+		if (errno || end == line || end[0] != ' ' || !end[1] ||
+		    end[2] != ' ')
+			continue;
+		p = end + 3;
+		if (strncmp(p, name, len) || (p[len] && !isspace((unsigned char)p[len])))
+			continue;
+		count++;
+		found |= a == addr;
+	}
+	free(line);
+	fclose(f);
+	*ret_count = count;
+	*ret_found = found;
+	return NULL;
+}
+
+/* NAME, or a default from the symbol: [A-Za-z0-9_] only. */
+static void event_name(char *buf, size_t size, const char *given,
+		       const struct symspec_instance *inst, bool unique,
+		       uint64_t offset)
+{
+	size_t len, i;
+
+	if (given) {
+		snprintf(buf, size, "%s", given);
+		return;
+	}
+	len = snprintf(buf, size, "%s", inst->sym->name);
+	if (!unique && len < size)
+		len += snprintf(buf + len, size - len, "_%zu", inst->sympos);
+	if (offset && len < size)
+		snprintf(buf + len, size - len, "_%llx", (unsigned long long)offset);
+	for (i = 0; buf[i]; i++)
+		if (!isalnum((unsigned char)buf[i]) && buf[i] != '_')
+			buf[i] = '_';
+}
+
+static bool valid_event_name(const char *name)
+{
+	const char *slash = strchr(name, '/');
+	const char *p;
+
+	if (slash && strchr(slash + 1, '/'))
+		return false;
+	for (p = name; *p; p++)
+		if (!isalnum((unsigned char)*p) && *p != '_' && *p != '/')
+			return false;
+	return *name && *name != '/' && (!slash || slash[1]);
+}
+
+static struct kms_error *append(const char *dir, const char *text)
+{
+	char path[4096];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/kprobe_events", dir);
+	fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	if (fd < 0)
+		return kms_error_errno(path, "cannot open");
+	n = write(fd, text, strlen(text));
+	if (n != (ssize_t)strlen(text)) {
+		struct kms_error *err = kms_error_errno(path, "cannot write \"%.*s\"",
+							(int)strlen(text) - 1, text);
+
+		close(fd);
+		return err;
+	}
+	if (close(fd))
+		return kms_error_errno(path, "cannot write");
+	return NULL;
+}
+
+int cmd_probe(struct inspector *in, int argc, char **argv)
+{
+	const char *live = in->opts->kallsyms ? in->opts->kallsyms :
+			   DEFAULT_KALLMODSYMS;
+	const char *given = in->opts->probe_name;
+	struct symspec_instance inst;
+	char name[256], line[1024];
+	struct kms_error *err;
+	struct symspec spec;
+	uint64_t kaslr, size, addr;
+	size_t count = 0;
+	bool found = false;
+	int status = 1;
+
+	(void)argc;
+	if (given && !valid_event_name(given)) {
+		fprintf(stderr, PROG ": --name \"%s\": an event name is [GROUP/]NAME of letters, digits and _\n",
+			given);
+		return 2;
+	}
+	err = symspec_parse(argv[0], false, &spec);
+	if (!err)
+		err = symspec_resolve(in, &spec, 0, &inst);
+	if (err) {
+		fprintf(stderr, PROG ": \"%s\": %s\n", argv[0], err->message);
+		kms_error_destroy(err);
+		goto out;
+	}
+	size = inspector_symbol_size(in, inst.sym);
+	if (size && spec.offset >= size) {
+		fprintf(stderr, PROG ": \"%s\": offset past the end of the symbol\n",
+			argv[0]);
+		goto out;
+	}
+	if (spec.have_size && spec.size != size) {
+		fprintf(stderr, PROG ": \"%s\": this kernel's %s is 0x%llx bytes\n",
+			argv[0], inst.sym->name, (unsigned long long)size);
+		goto out;
+	}
+	err = inspector_kaslr_from_file(in, live, &kaslr);
+	if (!err)
+		err = scan_live(live, inst.sym->name, inst.sym->address + kaslr,
+				&count, &found);
+	if (!err && !found)
+		err = kms_error_file(live, "no %s at 0x%llx, where %s has it: %s is not the running kernel",
+				     inst.sym->name,
+				     (unsigned long long)(inst.sym->address + kaslr),
+				     in->vmlinux, in->vmlinux);
+	if (err) {
+		inspector_fail(err);
+		goto out;
+	}
+	addr = inst.sym->address + kaslr + spec.offset;
+	event_name(name, sizeof(name), given, &inst, count == 1, spec.offset);
+	if (count == 1 && spec.offset)
+		snprintf(line, sizeof(line), "p:%s %s+0x%llx\n", name,
+			 inst.sym->name, (unsigned long long)spec.offset);
+	else if (count == 1)
+		snprintf(line, sizeof(line), "p:%s %s\n", name, inst.sym->name);
+	else
+		snprintf(line, sizeof(line), "p:%s 0x%llx\n", name,
+			 (unsigned long long)addr);
+	if (in->opts->tracefs) {
+		err = append(in->opts->tracefs, line);
+		if (err) {
+			inspector_fail(err);
+			goto out;
+		}
+	}
+	fputs(line, stdout);
+	status = 0;
+out:
+	symspec_free(&spec);
+	return status;
+}

@@ -911,7 +911,8 @@ static bool is_path_suffix(const char *suffix, const char *path)
  * core.o, then sched/core.o, ...  An object whose whole path is a suffix of
  * another's keeps its whole path and the other is lengthened past it.
  */
-static void name_conflicting(struct gen *g, const uint32_t *set, size_t n)
+static void name_conflicting_pairwise(struct gen *g, const uint32_t *set,
+				      size_t n)
 {
 	size_t i, j;
 
@@ -932,6 +933,79 @@ static void name_conflicting(struct gen *g, const uint32_t *set, size_t n)
 		if (k > o->name_components)
 			o->name_components = k;
 	}
+}
+
+struct suffix_ref {
+	const char *suffix;
+	size_t member;
+};
+
+static int compare_suffix_refs(const void *a, const void *b)
+{
+	const struct suffix_ref *x = a, *y = b;
+
+	return strcmp(x->suffix, y->suffix);
+}
+
+/*
+ * The same, in O(n log n) per path component instead of O(n^2): the
+ * k-component suffix s of one member is a path suffix of another member's
+ * path exactly when that path has at least k components and its own
+ * k-component suffix is s.  So sort the k-component suffixes of the members
+ * that have k components or more; a member alone in its run is told apart
+ * by k components.  A name shared by thousands of objects (type_show in an
+ * allyesconfig) made the pairwise version quadratic.
+ */
+static void name_conflicting(struct gen *g, const uint32_t *set, size_t n)
+{
+	struct suffix_ref *refs;
+	unsigned int *comps, k;
+	size_t i, a, b, m, left = n;
+	bool *done;
+
+	if (n <= 16) {
+		name_conflicting_pairwise(g, set, n);
+		return;
+	}
+	refs = malloc(n * sizeof(*refs));
+	comps = calloc(n, sizeof(*comps));
+	done = calloc(n, sizeof(*done));
+	if (!refs || !comps || !done) {
+		free(refs);
+		free(comps);
+		free(done);
+		name_conflicting_pairwise(g, set, n);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		comps[i] = path_components(g->objects[set[i]].path);
+	for (k = 1; left; k++) {
+		for (i = 0, m = 0; i < n; i++)
+			if (comps[i] >= k)
+				refs[m++] = (struct suffix_ref){
+					path_suffix(g->objects[set[i]].path, k), i
+				};
+		qsort(refs, m, sizeof(*refs), compare_suffix_refs);
+		for (a = 0; a < m; a = b) {
+			for (b = a + 1; b < m &&
+			     !strcmp(refs[b].suffix, refs[a].suffix); b++)
+				;
+			for (i = a; i < b; i++) {
+				size_t j = refs[i].member;
+				struct object *o = &g->objects[set[j]];
+
+				if (done[j] || (b - a > 1 && comps[j] > k))
+					continue;
+				if (k > o->name_components)
+					o->name_components = k;
+				done[j] = true;
+				left--;
+			}
+		}
+	}
+	free(refs);
+	free(comps);
+	free(done);
 }
 
 static struct kms_error *name_objects(struct gen *g)

@@ -69,7 +69,7 @@ done <<'EOF'
 magic|0|58|bad note header
 version|4|02|format version 2, this kernel reads version 1
 checksum|20|flip|image checksum mismatch
-frame|32|00|payload is not a zstd frame of the image size
+frame|32|00|payload is not one zstd frame of the image size
 EOF
 
 finish

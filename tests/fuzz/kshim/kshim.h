@@ -128,6 +128,11 @@ static inline size_t zstd_get_frame_header(zstd_frame_header *h,
 {
 	return ZSTD_getFrameHeader(h, src, size);
 }
+static inline size_t zstd_find_frame_compressed_size(const void *src,
+						     size_t size)
+{
+	return ZSTD_findFrameCompressedSize(src, size);
+}
 static inline size_t zstd_dctx_workspace_bound(void)
 {
 	return ZSTD_estimateDCtxSize();
@@ -156,6 +161,11 @@ static inline void seq_putc(struct seq_file *m, char c)
 {
 	if (m->len + 1 < sizeof(m->buf))
 		m->buf[m->len++] = c;
+}
+static inline void seq_puts(struct seq_file *m, const char *s)
+{
+	while (*s)
+		seq_putc(m, *s++);
 }
 __attribute__((format(printf, 2, 3)))
 static inline void seq_printf(struct seq_file *m, const char *fmt, ...)

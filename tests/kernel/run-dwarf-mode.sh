@@ -10,9 +10,12 @@
 # code of multi-object modules cannot be placed (the generator lists those
 # modules): that figure is held on the [module]s of the symbols outside
 # them (their {objfile} names grow where that code joins the core).
+#
+# KMS_DWARF_CONFIG=defconfig-dwarf runs it on the defconfig with DWARF 5
+# (a long build, not part of scripts/check).
 . "$(dirname "$0")/../lib.sh"
 
-need_kernel small-dwarf
+need_kernel "${KMS_DWARF_CONFIG:-small-dwarf}"
 cd "$tmp" || exit 1
 vmlinux=$kbuild/vmlinux
 for f in modules.builtin modules.builtin.modinfo modules.builtin.ranges; do

@@ -50,6 +50,7 @@ split_sections live
 
 # The problem: the kernel will not guess which kms_sample_show is meant.
 testrun_compare cat live/plain <<'EOF'
+sh: write error: Invalid argument
 refused
 trace_kprobe: error: The symbol is not unique
   Command: p:kms/plain kms_sample_show

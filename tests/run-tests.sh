@@ -6,7 +6,9 @@
 # line "N passed, N failed" (and skipped) and exits non-zero on failure.
 #
 # usage: tests/run-tests.sh [TEST...]    (names like unit/run-list.sh)
-# Environment: KMS_MODES="plain asan valgrind" (default) to choose modes.
+# Environment: KMS_MODES="plain asan valgrind" (default) to choose modes;
+# KMS_KERNELS="6.12 6.1" (default) the kernel versions the kernel and gdb
+# tests boot (6.1: the small config only, plain mode).
 
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -22,6 +24,27 @@ fi
 passed=0 failed=0 skipped=0
 logdir=${KMS_TEST_LOGS:-$top/build/test-logs}
 mkdir -p "$logdir"
+
+# run_test TEST MODE LABEL [VAR=VALUE...]: run one test, count and report.
+run_test() {
+	local t=$1 mode=$2 label=$3 log start status secs
+	shift 3
+	log=$logdir/$(echo "$t" | tr / -).$label.log
+	start=$(date +%s)
+	env KMS_BUILD="$build" KMS_WRAP="$wrap" KMS_MODE="$mode" "$@" \
+		bash "tests/$t" > "$log" 2>&1
+	status=$?
+	secs=$(( $(date +%s) - start ))
+	case $status in
+	0) echo "PASS: $t [$label] (${secs}s)"; passed=$((passed + 1)) ;;
+	77) echo "SKIP: $t [$label]: $(tail -n 1 "$log")"; skipped=$((skipped + 1)) ;;
+	*)
+		echo "FAIL: $t [$label] (exit $status), log $log:"
+		sed 's/^/    /' "$log" | tail -n 40
+		failed=$((failed + 1))
+		;;
+	esac
+}
 
 for mode in $modes; do
 	case $mode in
@@ -42,21 +65,21 @@ for mode in $modes; do
 		;;
 	esac
 	for t in "${tests[@]}"; do
-		log=$logdir/$(echo "$t" | tr / -).$mode.log
-		start=$(date +%s)
-		KMS_BUILD=$build KMS_WRAP=$wrap KMS_MODE=$mode \
-			bash "tests/$t" > "$log" 2>&1
-		status=$?
-		secs=$(( $(date +%s) - start ))
-		case $status in
-		0) echo "PASS: $t [$mode] (${secs}s)"; passed=$((passed + 1)) ;;
-		77) echo "SKIP: $t [$mode]: $(tail -n 1 "$log")"; skipped=$((skipped + 1)) ;;
-		*)
-			echo "FAIL: $t [$mode] (exit $status), log $log:"
-			sed 's/^/    /' "$log" | tail -n 40
-			failed=$((failed + 1))
-			;;
-		esac
+		run_test "$t" "$mode" "$mode"
+	done
+done
+
+# The other kernel versions (KMS_KERNELS, default "6.12 6.1"): the kernel
+# and gdb tests again, plain mode, on the small test kernel only (CI time:
+# the other configs are built for 6.12 alone, and their tests skip).
+build=$top/build wrap=
+case " $modes " in *" plain "*) ;; *) KMS_KERNELS=6.12 ;; esac
+for version in ${KMS_KERNELS:-6.12 6.1}; do
+	[ "$version" != 6.12 ] || continue
+	for t in "${tests[@]}"; do
+		case $t in kernel/*|gdb/*) ;; *) continue ;; esac
+		run_test "$t" plain "plain, $version" KMS_KERNEL="$version" \
+			KMS_KERNEL_CONFIGS=small
 	done
 done
 

@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Build a Linux 6.12 test kernel from Debian's linux-source-6.12 outside the
-# checkout, with the kernel-patches/6.12 series applied, cached by a key of
+# Build a Linux test kernel from Debian's linux-source-6.12 (or -6.1) outside
+# the checkout, with the kernel-patches/VERSION series applied, cached by a key of
 # source version + series + config fragment (+ the generator's sources, whose
 # change only relinks), and print the build directory on stdout.  Progress
 # goes to stderr.
@@ -11,7 +11,8 @@
 #
 # Environment:
 #   KALLMODSYMS_CACHE  cache root (default: ~/.cache/kallmodsyms)
-#   KERNEL_TARBALL     source tarball (default: /usr/src/linux-source-6.12.tar.xz)
+#   KMS_KERNEL         kernel version, 6.12 (default) or 6.1
+#   KERNEL_TARBALL     source tarball (default: /usr/src/linux-source-VERSION.tar.xz)
 #   JOBS               make -j value (default: nproc)
 
 set -euo pipefail
@@ -20,15 +21,17 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 config_name=${1:?usage: build.sh CONFIG}
 fragment=$here/configs/$config_name.config
-tarball=${KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+version=${KMS_KERNEL:-6.12}
+tarball=${KERNEL_TARBALL:-/usr/src/linux-source-$version.tar.xz}
 cache=${KALLMODSYMS_CACHE:-${XDG_CACHE_HOME:-${HOME:-/var/tmp}/.cache}/kallmodsyms}
 jobs=${JOBS:-$(nproc)}
-series_dir=$top/kernel-patches/6.12
+series_dir=$top/kernel-patches/$version
 
 log() { printf 'kernel-build: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
 
 [ -f "$fragment" ] || die "$fragment: no such config fragment"
+[ -f "$series_dir/series" ] || die "$series_dir/series: no series for Linux $version"
 
 # A fragment may start from another one: "#include NAME.config".
 expand_fragment() {
@@ -45,9 +48,9 @@ expand_fragment() {
 	done < "$1"
 }
 expanded=$(expand_fragment "$fragment")
-[ -f "$tarball" ] || die "$tarball: missing (apt-get install linux-source-6.12)"
+[ -f "$tarball" ] || die "$tarball: missing (apt-get install linux-source-$version)"
 
-src_version=$(dpkg-query -W -f '${Version}' linux-source-6.12 2>/dev/null ||
+src_version=$(dpkg-query -W -f '${Version}' "linux-source-$version" 2>/dev/null ||
 	stat -c %s:%Y "$tarball")
 
 # The key covers everything that changes the build's output.
@@ -63,7 +66,11 @@ key=$( {
 	fi
 } | sha256sum | cut -c1-16)
 
-dir=$cache/linux-$config_name-$key
+# 6.12's directories carry no version (they predate 6.1's).
+case "$version" in
+6.12) dir=$cache/linux-$config_name-$key ;;
+*) dir=$cache/linux-$version-$config_name-$key ;;
+esac
 src=$dir/src
 out=$dir/build
 
@@ -134,7 +141,8 @@ echo "$expanded" > "$dir/fragment.config"
 kmake olddefconfig >&2
 
 # merge_config only warns; a dropped option would silently weaken the tests.
-# The last word on each symbol counts.
+# The last word on each symbol counts.  An option this kernel version does
+# not have at all (CONFIG_BUILTIN_MODULE_RANGES in 6.1) is only noted.
 missing=0
 while IFS= read -r line; do
 	case "$line" in
@@ -149,7 +157,13 @@ while IFS= read -r line; do
 	case "$want" in
 	'#'*) ! grep -qE "^$sym=" "$out/.config" ;;
 	*) grep -qxF "$want" "$out/.config" ;;
-	esac || { log "config option not taken: $want"; missing=1; }
+	esac && continue
+	if ! grep -rqsE "^(menu)?config ${sym#CONFIG_}\$" --include='Kconfig*' "$src"; then
+		log "Linux $version has no $sym: ignored"
+		continue
+	fi
+	log "config option not taken: $want"
+	missing=1
 done <<< "$expanded"
 [ "$missing" = 0 ] || die "$fragment: options above were not accepted"
 

@@ -154,6 +154,29 @@ static bool kallsyms_ignores(const char *name, char type)
 	return false;
 }
 
+/*
+ * The symbols of kallsyms' own tables.  Before Linux 6.10 scripts/kallsyms
+ * left them out (they appeared only after its first pass); since then an
+ * empty first table defines them in every pass, and they are listed.
+ */
+static bool kallsyms_own_table(const char *name)
+{
+	static const char *const tables[] = {
+		"kallsyms_addresses", "kallsyms_offsets",
+		"kallsyms_relative_base", "kallsyms_num_syms",
+		"kallsyms_names", "kallsyms_markers", "kallsyms_token_table",
+		"kallsyms_token_index", "kallsyms_seqs_of_names",
+	};
+	size_t i;
+
+	if (strncmp(name, "kallsyms_", 9))
+		return false;
+	for (i = 0; i < sizeof(tables) / sizeof(tables[0]); i++)
+		if (!strcmp(name, tables[i]))
+			return true;
+	return false;
+}
+
 struct sort_entry {
 	struct kms_symbol sym;
 	size_t seq;
@@ -279,11 +302,40 @@ static void make_percpus_absolute(struct sort_entry *entries, size_t n)
 			entries[i].sym.type = 'A';
 }
 
+static uint32_t le32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static struct kms_error *table_at(struct kms_elf *elf, const char *sym,
+				  uint64_t size, uint64_t *ret_addr,
+				  const unsigned char **ret);
+
+/*
+ * Whether the image's kallsyms lists the symbols of its own tables: when
+ * its symbol count is ours without them, it does not (Linux before 6.10).
+ */
+static bool kallsyms_lists_own_tables(struct kms_elf *elf, size_t nr_with,
+				      size_t nr_own)
+{
+	const unsigned char *p;
+	struct kms_error *err;
+
+	if (!nr_own)
+		return true;
+	err = table_at(elf, "kallsyms_num_syms", 4, NULL, &p);
+	if (err) {
+		kms_error_destroy(err);
+		return true;
+	}
+	return le32(p) != nr_with - nr_own;
+}
+
 static struct kms_error *symbols_from_symtab(struct kms_elf *elf,
 					     struct kms_symbols *out)
 {
 	struct sort_entry *entries;
-	size_t i, n = 0;
+	size_t i, n = 0, nr_own = 0;
 
 	if (!elf->symtab)
 		return kms_error_file(elf->path, "no symbol table");
@@ -314,7 +366,16 @@ static struct kms_error *symbols_from_symtab(struct kms_elf *elf,
 		entries[n].sym.name = name;
 		entries[n].sym.type = c;
 		entries[n].seq = i;
+		nr_own += kallsyms_own_table(name);
 		n++;
+	}
+	if (!kallsyms_lists_own_tables(elf, n, nr_own)) {
+		size_t kept = 0;
+
+		for (i = 0; i < n; i++)
+			if (!kallsyms_own_table(entries[i].sym.name))
+				entries[kept++] = entries[i];
+		n = kept;
 	}
 	make_percpus_absolute(entries, n);
 
@@ -391,7 +452,7 @@ static struct kms_error *symbols_from_kallsyms(struct kms_elf *elf,
 	err = table_at(elf, "kallsyms_num_syms", 4, NULL, &p);
 	if (err)
 		return err;
-	k.nr_syms = (uint32_t)p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+	k.nr_syms = le32(p);
 	if (k.nr_syms == 0 || k.nr_syms > (1u << 24))
 		return kms_error_file(elf->path, "implausible kallsyms_num_syms %u",
 				      k.nr_syms);

@@ -1,19 +1,25 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Check that every prefix of the series builds: extract linux-source-6.12
+# Check that every prefix of a series builds: extract linux-source-VERSION
 # into a scratch directory, then apply the patches one at a time and build
 # vmlinux (small test config, with CONFIG_KALLMODSYMS) after each.  Slow
 # (a full build, then one incremental build per patch): run it by hand
 # before changing the series, not in CI.
 #
-# usage: kernel-patches/check-each.sh [SCRATCH_DIR]
+# usage: kernel-patches/check-each.sh [-k VERSION] [SCRATCH_DIR]
+#        VERSION: 6.12 (default) or 6.1
 
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-series=$top/kernel-patches/6.12
+version=6.12
+if [ "${1:-}" = -k ]; then
+	version=${2:?usage: check-each.sh [-k VERSION] [SCRATCH_DIR]}
+	shift 2
+fi
+series=$top/kernel-patches/$version
 scratch=${1:-$(mktemp -d)}
-tarball=${KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+tarball=${KERNEL_TARBALL:-/usr/src/linux-source-$version.tar.xz}
 
 make -C "$top" -s build/kallmodsyms-gen
 mkdir -p "$scratch/src" "$scratch/build"

@@ -13,8 +13,9 @@ packages=(
 	binutils elfutils zstd gawk valgrind python3
 	# the fuzz targets (make fuzz)
 	clang-14 libclang-rt-14-dev
-	# building Linux 6.12
-	linux-source-6.12 bc bison flex libssl-dev cpio xz-utils kmod
+	# building Linux 6.12 and 6.1
+	linux-source-6.12 linux-source-6.1 bc bison flex libssl-dev cpio
+	xz-utils kmod
 	# booting it
 	qemu-system-x86 busybox-static gdb
 	# the gdb helpers decompress the note in gdb's Python

@@ -64,7 +64,7 @@ while IFS='|' read -r what message edits; do
 done <<EOF
 magic|bad note header|hdr:0=0x58585858
 checksum|image checksum mismatch|hdr:20=0x12345678
-truncated|zstd frame does not decompress|truncate=-64 fixsize
+truncated|payload is not one zstd frame of the image size|truncate=-64 fixsize
 past-end|ranges (offset 1048576, $((nr_ranges * 8)) bytes) lie outside the image|img:8=0x100000
 too-many|ranges (offset $ranges, $(((nr_ranges + 0x100000) * 8)) bytes) lie outside the image|img:4=$((nr_ranges + 0x100000))
 overlap|tables overlap|img:16=$ranges

@@ -610,6 +610,53 @@ static uint32_t section_of(const struct gen *g, uint64_t addr)
 	return KMS_NONE;
 }
 
+static int compare_static_call_name(const void *key, const void *elem)
+{
+	const struct kms_dwarf_static_call *c = elem;
+
+	return strcmp(key, c->name);
+}
+
+/*
+ * Pieces for the static-call trampolines __SCT__foo, which no unit's
+ * ranges hold, from the units that define their keys __SCK__foo.
+ */
+static struct kms_error *static_call_pieces(struct gen *g,
+					    const struct kms_dwarf_units *u)
+{
+	struct kms_symbols *syms;
+	struct kms_error *err;
+	size_t i;
+
+	if (!u->nr_static_calls)
+		return NULL;
+	err = kms_symbols_read(g->elf, KMS_SYMBOLS_SYMTAB, &syms);
+	if (err)
+		return err;
+	for (i = 0; i < syms->nr && !err; i++) {
+		const struct kms_symbol *s = &syms->syms[i];
+		const struct kms_dwarf_static_call *c;
+		const char *obj;
+		uint32_t section;
+
+		if (strncmp(s->name, "__SCT__", 7) || !s->size)
+			continue;
+		c = bsearch(s->name + 7, u->static_calls, u->nr_static_calls,
+			    sizeof(*c), compare_static_call_name);
+		obj = c ? u->objects[c->unit] : NULL;
+		section = obj ? section_of(g, s->address) : KMS_NONE;
+		if (section == KMS_NONE ||
+		    s->address + s->size > g->sections[section].end)
+			continue;
+		err = add_piece(g, section, s->address, s->size, obj,
+				g->opts->vmlinux);
+		if (!err)
+			g->stats.static_calls++;
+	}
+	kms_symbols_destroy(syms);
+	return err;
+}
+
 /* Pieces from the address ranges of the compile units. */
 static struct kms_error *read_dwarf(struct gen *g)
 {
@@ -645,6 +692,8 @@ static struct kms_error *read_dwarf(struct gen *g)
 		if (err)
 			break;
 	}
+	if (!err)
+		err = static_call_pieces(g, u);
 	if (!err && !g->nr_pieces)
 		err = kms_error_file(o->vmlinux,
 				     "no compile unit's code lies in its text");

@@ -103,13 +103,65 @@ static char *die_string(Dwarf_Die *die, int name)
 	return s ? strdup(s) : NULL;
 }
 
+/* The static-call keys a unit defines: its top-level __SCK__ variables. */
+static struct kms_error *scan_static_call_keys(struct kms_dwarf_units *u,
+					       size_t *cap, Dwarf_Die *cudie,
+					       uint32_t unit, const char *path)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Die die;
+	int r;
+
+	for (r = dwarf_child(cudie, &die); r == 0;
+	     r = dwarf_siblingof(&die, &die)) {
+		const char *name;
+		char *copy;
+
+		if (dwarf_tag(&die) != DW_TAG_variable ||
+		    !dwarf_hasattr(&die, DW_AT_location))
+			continue;
+		/* A definition may take its name from a declaration. */
+		name = dwarf_formstring(dwarf_attr_integrate(&die, DW_AT_name,
+							     &attr));
+		if (!name || strncmp(name, "__SCK__", 7) || !name[7])
+			continue;
+		if (u->nr_static_calls == *cap) {
+			size_t ncap = *cap ? 2 * *cap : 256;
+			struct kms_dwarf_static_call *n;
+
+			n = realloc(u->static_calls, ncap * sizeof(*n));
+			if (!n)
+				return &kms_error_nomem;
+			u->static_calls = n;
+			*cap = ncap;
+		}
+		copy = strdup(name + 7);
+		if (!copy)
+			return &kms_error_nomem;
+		u->static_calls[u->nr_static_calls].name = copy;
+		u->static_calls[u->nr_static_calls].unit = unit;
+		u->nr_static_calls++;
+	}
+	if (r < 0)
+		return kms_error_file(path, "bad DWARF entries in a compile unit: %s",
+				      dwarf_errmsg(-1));
+	return NULL;
+}
+
+static int compare_static_calls(const void *a, const void *b)
+{
+	const struct kms_dwarf_static_call *x = a, *y = b;
+
+	return strcmp(x->name, y->name);
+}
+
 struct kms_error *kms_dwarf_units_read(const char *path,
 				       struct kms_dwarf_units **ret)
 {
 	struct kms_dwarf_units *u;
 	struct kms_error *err = NULL;
 	struct unit_name *names = NULL;
-	size_t nr_names = 0, names_cap = 0, ranges_cap = 0, i;
+	size_t nr_names = 0, names_cap = 0, ranges_cap = 0, keys_cap = 0, i;
 	char *srcprefix = NULL;
 	Dwarf_CU *cu = NULL;
 	Dwarf *dw;
@@ -182,7 +234,14 @@ struct kms_error *kms_dwarf_units_read(const char *path,
 					     dwarf_errmsg(-1));
 			goto out;
 		}
+		err = scan_static_call_keys(u, &keys_cap, &cudie,
+					    nr_names - 1, path);
+		if (err)
+			goto out;
 	}
+	if (u->nr_static_calls > 1)
+		qsort(u->static_calls, u->nr_static_calls,
+		      sizeof(*u->static_calls), compare_static_calls);
 	if (!nr_names) {
 		err = kms_error_file(path, "no DWARF compile units");
 		goto out;
@@ -234,10 +293,15 @@ out:
 
 void kms_dwarf_units_destroy(struct kms_dwarf_units *u)
 {
+	size_t i;
+
 	if (!u)
 		return;
 	kms_free_strings(u->objects, u->nr_units);
 	free(u->ranges);
+	for (i = 0; i < u->nr_static_calls; i++)
+		free(u->static_calls[i].name);
+	free(u->static_calls);
 	free(u);
 }
 

@@ -21,9 +21,15 @@
  * directory.  Units whose name gives no object (LTO "<artificial>", no
  * name, an unknown extension) are counted and skipped.
  *
+ * Static-call trampolines (__SCT__name: every tracepoint has one) are
+ * top-level asm that no unit's ranges hold; the unit that defines the
+ * trampoline also defines its key, the variable __SCK__name, so the keys'
+ * units are listed too.
+ *
  * What DWARF cannot tell: code of objects built without debug info (some
- * assembler files) has no unit; which objects make up a multi-object
- * module is only known from modules.builtin.ranges.
+ * assembler files) has no unit, nor has other top-level asm; which
+ * objects make up a multi-object module is only known from
+ * modules.builtin.ranges.
  */
 #ifndef KMS_DWARF_UNITS_H
 #define KMS_DWARF_UNITS_H
@@ -39,11 +45,18 @@ struct kms_dwarf_range {
 	uint32_t unit;		/* index into units */
 };
 
+struct kms_dwarf_static_call {
+	char *name;		/* "foo" of the key __SCK__foo */
+	uint32_t unit;		/* the unit defining the key */
+};
+
 struct kms_dwarf_units {
 	char **objects;		/* by unit: "drivers/foo/bar.o" */
 	size_t nr_units;
 	struct kms_dwarf_range *ranges;	/* unit order, then DWARF order */
 	size_t nr_ranges;
+	struct kms_dwarf_static_call *static_calls;	/* sorted by name */
+	size_t nr_static_calls;
 	size_t skipped_units;	/* no usable name */
 	size_t empty_ranges;	/* zero-sized, or at address 0 (discarded) */
 };

@@ -75,9 +75,11 @@ run_gdb live "target remote 127.0.0.1:$port" \
 	fail "gdb live session"
 wait_qemu 120 || fail "the guest did not finish"
 # Each frame's function as gdb prints it (annotation included), and the
-# file it is in; values, lines and addresses aside.
+# file it is in (under the source tree's physical path, which the
+# compiler recorded: the cache directory may be a symlink); values, lines
+# and addresses aside.
 sed -E -n 's/^(#[0-9]+) +(0x[0-9a-f]+ in )?([^(]*) \(.* at ([^ ]*):[0-9]+$/\1 \3 at \4/p' bt |
-	sed "s|${kbuild%/build}/src/||" > frames
+	sed "s|$(cd "$kbuild/../src" && pwd -P)/||; s|${kbuild%/build}/src/||" > frames
 testrun_compare cat frames <<'EOF'
 #0 kms_sample_show [kms_sample_c] {two/util.o} at samples/kallmodsyms/two/util.c
 #1 kms_sample_util_two [kms_sample_c] {two/util.o} at samples/kallmodsyms/two/util.c

@@ -617,33 +617,83 @@ static int compare_static_call_name(const void *key, const void *elem)
 	return strcmp(key, c->name);
 }
 
-/*
- * Pieces for the static-call trampolines __SCT__foo, which no unit's
- * ranges hold, from the units that define their keys __SCK__foo.
- */
-static struct kms_error *static_call_pieces(struct gen *g,
-					    const struct kms_dwarf_units *u)
+static int compare_dwarf_ranges(const void *a, const void *b)
 {
+	const struct kms_dwarf_range *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* The unit whose range (in @sorted, by start) holds @addr, or NULL. */
+static const struct kms_dwarf_range *
+range_holding(const struct kms_dwarf_range *sorted, size_t n, uint64_t addr)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (sorted[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo && addr < sorted[lo - 1].end ? &sorted[lo - 1] : NULL;
+}
+
+/*
+ * Code that no unit's ranges hold but whose unit is known all the same:
+ *  - static-call trampolines __SCT__foo (top-level asm) belong to the unit
+ *    that defines their key __SCK__foo;
+ *  - the padding before a function (__pfx_foo, CONFIG_FUNCTION_PADDING)
+ *    belongs to the unit of the function right after it; a unit's ranges
+ *    start at its first function, not at the padding before it.
+ * Pieces already claimed are trimmed by sort_pieces().
+ */
+static struct kms_error *asm_pieces(struct gen *g,
+				    const struct kms_dwarf_units *u)
+{
+	struct kms_dwarf_range *sorted;
 	struct kms_symbols *syms;
 	struct kms_error *err;
 	size_t i;
 
-	if (!u->nr_static_calls)
-		return NULL;
+	sorted = malloc((u->nr_ranges ? u->nr_ranges : 1) * sizeof(*sorted));
+	if (!sorted)
+		return &kms_error_nomem;
+	if (u->nr_ranges) {
+		memcpy(sorted, u->ranges, u->nr_ranges * sizeof(*sorted));
+		qsort(sorted, u->nr_ranges, sizeof(*sorted),
+		      compare_dwarf_ranges);
+	}
 	err = kms_symbols_read(g->elf, KMS_SYMBOLS_SYMTAB, &syms);
-	if (err)
+	if (err) {
+		free(sorted);
 		return err;
+	}
 	for (i = 0; i < syms->nr && !err; i++) {
 		const struct kms_symbol *s = &syms->syms[i];
 		const struct kms_dwarf_static_call *c;
-		const char *obj;
+		const struct kms_dwarf_range *r;
+		const char *obj = NULL;
+		size_t *count = NULL;
 		uint32_t section;
 
-		if (strncmp(s->name, "__SCT__", 7) || !s->size)
+		if (!s->size)
 			continue;
-		c = bsearch(s->name + 7, u->static_calls, u->nr_static_calls,
-			    sizeof(*c), compare_static_call_name);
-		obj = c ? u->objects[c->unit] : NULL;
+		if (!strncmp(s->name, "__SCT__", 7)) {
+			c = bsearch(s->name + 7, u->static_calls,
+				    u->nr_static_calls, sizeof(*c),
+				    compare_static_call_name);
+			obj = c ? u->objects[c->unit] : NULL;
+			count = &g->stats.static_calls;
+		} else if (!strncmp(s->name, "__pfx_", 6) &&
+			   !range_holding(sorted, u->nr_ranges, s->address)) {
+			r = range_holding(sorted, u->nr_ranges,
+					  s->address + s->size);
+			obj = r ? u->objects[r->unit] : NULL;
+			count = &g->stats.paddings;
+		}
 		section = obj ? section_of(g, s->address) : KMS_NONE;
 		if (section == KMS_NONE ||
 		    s->address + s->size > g->sections[section].end)
@@ -651,9 +701,10 @@ static struct kms_error *static_call_pieces(struct gen *g,
 		err = add_piece(g, section, s->address, s->size, obj,
 				g->opts->vmlinux);
 		if (!err)
-			g->stats.static_calls++;
+			(*count)++;
 	}
 	kms_symbols_destroy(syms);
+	free(sorted);
 	return err;
 }
 
@@ -693,7 +744,7 @@ static struct kms_error *read_dwarf(struct gen *g)
 			break;
 	}
 	if (!err)
-		err = static_call_pieces(g, u);
+		err = asm_pieces(g, u);
 	if (!err && !g->nr_pieces)
 		err = kms_error_file(o->vmlinux,
 				     "no compile unit's code lies in its text");

@@ -57,6 +57,7 @@ struct kms_gen_stats {
 	size_t units, skipped_units;	/* compile units, ...without an object */
 	size_t dwarf_ranges, outside_text; /* their ranges, ...not in text */
 	size_t static_calls;	/* trampolines placed by their keys' units */
+	size_t paddings;	/* __pfx_ paddings placed by their functions */
 	size_t overlaps;		/* ranges trimmed where units overlap */
 	bool module_ranges;		/* modules.builtin.ranges was read */
 	size_t modules_by_path;		/* modules found as one object */

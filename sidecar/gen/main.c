@@ -244,10 +244,11 @@ int main(int argc, char **argv)
 			stats.not_modules);
 	if (print_stats && opts.dwarf)
 		fprintf(stderr,
-			"dwarf units %zu unnamed %zu ranges %zu outside-text %zu overlaps %zu static-calls %zu\n"
+			"dwarf units %zu unnamed %zu ranges %zu outside-text %zu overlaps %zu static-calls %zu paddings %zu\n"
 			"modules-from %s by-path %zu unknown %zu\n",
 			stats.units, stats.skipped_units, stats.dwarf_ranges,
 			stats.outside_text, stats.overlaps, stats.static_calls,
+			stats.paddings,
 			stats.module_ranges ? "modules.builtin.ranges" : "paths",
 			stats.modules_by_path, stats.unknown_modules);
 	status = 0;

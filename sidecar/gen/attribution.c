@@ -43,6 +43,7 @@ struct text_section {
 struct gen {
 	const struct kms_gen_options *opts;
 	struct kms_elf *elf;
+	struct kms_symbols *symtab;	/* read once, by gen_symtab() */
 	struct kms_builtin *builtin;
 	struct kms_modularity *modularity;	/* NULL: not analysed */
 	uint64_t text_address;
@@ -67,6 +68,21 @@ struct gen {
 };
 
 static void warn(struct gen *g, const char *fmt, ...) KMS_PRINTF(2, 3);
+
+/* The vmlinux's symbols as kallsyms orders them; read and sorted once. */
+static struct kms_error *gen_symtab(struct gen *g,
+				    const struct kms_symbols **ret)
+{
+	if (!g->symtab) {
+		struct kms_error *err = kms_symbols_read(g->elf,
+							 KMS_SYMBOLS_SYMTAB,
+							 &g->symtab);
+		if (err)
+			return err;
+	}
+	*ret = g->symtab;
+	return NULL;
+}
 
 static void warn(struct gen *g, const char *fmt, ...)
 {
@@ -654,7 +670,7 @@ static struct kms_error *asm_pieces(struct gen *g,
 				    const struct kms_dwarf_units *u)
 {
 	struct kms_dwarf_range *sorted;
-	struct kms_symbols *syms;
+	const struct kms_symbols *syms;
 	struct kms_error *err;
 	size_t i;
 
@@ -666,7 +682,7 @@ static struct kms_error *asm_pieces(struct gen *g,
 		qsort(sorted, u->nr_ranges, sizeof(*sorted),
 		      compare_dwarf_ranges);
 	}
-	err = kms_symbols_read(g->elf, KMS_SYMBOLS_SYMTAB, &syms);
+	err = gen_symtab(g, &syms);
 	if (err) {
 		free(sorted);
 		return err;
@@ -703,7 +719,6 @@ static struct kms_error *asm_pieces(struct gen *g,
 		if (!err)
 			(*count)++;
 	}
-	kms_symbols_destroy(syms);
 	free(sorted);
 	return err;
 }
@@ -1110,13 +1125,13 @@ static void name_conflicting(struct gen *g, const uint32_t *set, size_t n)
 
 static struct kms_error *name_objects(struct gen *g)
 {
-	struct kms_symbols *syms;
+	const struct kms_symbols *syms;
 	struct symbol_ref *refs;
 	struct kms_error *err;
 	uint32_t *set = NULL;
 	size_t i, j, n = 0;
 
-	err = kms_symbols_read(g->elf, KMS_SYMBOLS_SYMTAB, &syms);
+	err = gen_symtab(g, &syms);
 	if (err)
 		return err;
 	g->text_address = syms->text_address;
@@ -1173,7 +1188,6 @@ static struct kms_error *name_objects(struct gen *g)
 out:
 	free(set);
 	free(refs);
-	kms_symbols_destroy(syms);
 	return err;
 }
 
@@ -1529,6 +1543,7 @@ struct kms_error *kms_generate(const struct kms_gen_options *opts,
 	free(g.range_modules);
 	free(g.nr_range_modules);
 	kms_module_ranges_destroy(g.module_ranges);
+	kms_symbols_destroy(g.symtab);
 	kms_modularity_destroy(g.modularity);
 	free(g.objects);
 	free(g.pieces);

@@ -16,6 +16,8 @@ packages=(
 	# building Linux 6.12 and 6.1
 	linux-source-6.12 linux-source-6.1 bc bison flex libssl-dev cpio
 	xz-utils kmod
+	# the clang kernels (make LLVM=-16, ThinLTO)
+	clang-16 lld-16 llvm-16
 	# booting it
 	qemu-system-x86 busybox-static gdb
 	# the gdb helpers decompress the note in gdb's Python

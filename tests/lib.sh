@@ -116,10 +116,11 @@ finish() {
 	exit 1
 }
 
-# The synthetic tree, built once per test into $tmp/fixture-MODE.
+# The synthetic tree, built once per test into $tmp/fixture-MODE (with
+# LD_FIXTURE=ld.lld-16: $tmp/fixture-MODE-ld.lld-16).
 fixture() {
 	local mode=${1:-relocatable}
-	local dir=$tmp/fixture-$mode
+	local dir=$tmp/fixture-$mode${LD_FIXTURE:+-$LD_FIXTURE}
 	if [ ! -f "$dir/vmlinux" ]; then
 		"$tests_dir/unit/build-fixture.sh" "$dir" "$mode" >&2 ||
 			{ echo "cannot build the fixture" >&2; exit 1; }

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A parser for GNU ld map files.  The format is meant for people, so the
- * parser is strict about what it takes as a piece (name, two hex numbers,
- * file) and ignores every other line; it fails when the map section is
- * missing or lists no input sections.
+ * A parser for GNU ld and ld.lld map files.  The formats are meant for
+ * people, so the parser is strict about what it takes as a piece (name, two
+ * hex numbers, file) and ignores every other line; it fails when the map
+ * lists no input sections.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -15,6 +15,8 @@
 #include <kms/linker_map.h>
 
 #define MAP_START "Linker script and memory map"
+/* ld.lld's first line, with the words spaced out into columns. */
+#define LLD_COLUMNS "VMA LMA Size Align Out In Symbol"
 
 static const char *intern(struct kms_linker_map *map, const char *s,
 			  size_t len)
@@ -202,6 +204,122 @@ static struct kms_error *hold(char **buf, size_t *cap, size_t at,
 	return NULL;
 }
 
+/* Is @line ld.lld's column header? */
+static bool lld_header(const char *line)
+{
+	const char *want = LLD_COLUMNS;
+
+	/* The same words, however they are spaced. */
+	for (;;) {
+		line += strspn(line, " ");
+		if (!*want)
+			return !*line || *line == '\n';
+		if (strncmp(line, want, strcspn(want, " ")))
+			return false;
+		line += strcspn(want, " ");
+		want += strcspn(want, " ");
+		want += strspn(want, " ");
+		if (*line != ' ' && *line != '\n' && *line)
+			return false;
+	}
+}
+
+static int parse_lld_hex(const char *s, uint64_t *ret)
+{
+	char *end;
+
+	if (!isxdigit((unsigned char)s[0]))
+		return -1;
+	errno = 0;
+	*ret = strtoull(s, &end, 16);
+	return errno || *end ? -1 : 0;
+}
+
+/*
+ * ld.lld spells an archive member as the archive stores it: "lib/lib.a(
+ * sort.o)" means lib/sort.o, whether the archive is thin (its paths are
+ * relative to its directory) or not (kbuild makes archives beside their
+ * objects).  GNU ld names a thin archive's members by path: so do we.
+ */
+static struct kms_error *add_lld_piece(struct map_parser *p,
+				       const char *isec, const char *file,
+				       uint64_t addr, uint64_t size)
+{
+	const char *open = strchr(file, '('), *slash;
+	size_t len = strlen(file);
+	struct kms_error *err;
+	char *path;
+	int dir_len;
+
+	if (!open || open == file || file[len - 1] != ')' || open[1] == '/')
+		return add_piece(p->map, &p->pieces_cap, p->osec, p->osec_addr,
+				 isec, file, addr, size);
+	slash = memrchr(file, '/', open - file);
+	dir_len = slash ? slash - file + 1 : 0;
+	if (asprintf(&path, "%.*s%.*s", dir_len, file,
+		     (int)(len - 2 - (open - file)), open + 1) < 0)
+		return &kms_error_nomem;
+	err = add_piece(p->map, &p->pieces_cap, p->osec, p->osec_addr, isec,
+			path, addr, size);
+	free(path);
+	return err;
+}
+
+/*
+ * One line of an ld.lld map: "VMA LMA SIZE ALIGN" in hex (ALIGN decimal),
+ * then one space and 8 more per level: an output section, an input section
+ * "FILE:(NAME)", or a symbol.  Assignments ("_text = .") sit at the level of
+ * what they are in, and have spaces in them.
+ */
+static struct kms_error *parse_lld_line(struct map_parser *p, char *line)
+{
+	char *field[4], *rest, *name, *colon;
+	uint64_t addr, size;
+	size_t depth, len;
+	int n;
+
+	n = split(line, field, 4);
+	if (n != 4 || parse_lld_hex(field[0], &addr) ||
+	    parse_lld_hex(field[2], &size))
+		return NULL;
+	rest = field[3] + strlen(field[3]) + 1;
+	depth = strspn(rest, " ");
+	name = rest + depth;
+	if (!*name || strchr(name, ' ') || depth % 8)
+		return NULL;
+	switch (depth / 8) {
+	case 0:
+		p->osec = intern(p->map, name, strlen(name));
+		if (!p->osec)
+			return &kms_error_nomem;
+		p->osec_addr = addr;
+		return NULL;
+	case 1:
+		break;
+	default:
+		return NULL;
+	}
+
+	/* Input section: "FILE:(NAME)"; "<internal>" is the linker's own. */
+	colon = strstr(name, ":(");
+	while (colon && strstr(colon + 1, ":("))
+		colon = strstr(colon + 1, ":(");
+	len = strlen(name);
+	if (!p->osec || !size || !colon || colon == name ||
+	    name[len - 1] != ')' || !strncmp(name, "<internal>:", 11))
+		return NULL;
+	name[len - 1] = '\0';
+	*colon = '\0';
+	for (n = 0; name[n]; n++) {
+		if ((unsigned char)name[n] >= 0x7f ||
+		    (unsigned char)name[n] < ' ')
+			return kms_error_fmt("input file of %s at 0x%llx is not printable ASCII",
+					     colon + 2,
+					     (unsigned long long)addr);
+	}
+	return add_lld_piece(p, colon + 2, name, addr, size);
+}
+
 struct kms_error *kms_linker_map_read(const char *path,
 				      struct kms_linker_map **ret)
 {
@@ -209,7 +327,7 @@ struct kms_error *kms_linker_map_read(const char *path,
 	struct kms_error *err = NULL;
 	char *line = NULL, *held = NULL;
 	size_t line_cap = 0, held_cap = 0, held_len = 0;
-	int in_map = 0;
+	int in_map = 0, lld = 0;
 	ssize_t len;
 	FILE *f;
 
@@ -223,6 +341,16 @@ struct kms_error *kms_linker_map_read(const char *path,
 	}
 
 	while (!err && (len = getline(&line, &line_cap, f)) >= 0) {
+		if (lld) {
+			if (len && line[len - 1] == '\n')
+				line[--len] = '\0';
+			err = parse_lld_line(&p, line);
+			continue;
+		}
+		if (!in_map && lld_header(line)) {
+			lld = in_map = 1;
+			continue;
+		}
 		if (!in_map) {
 			/* The discarded sections before it are half the map. */
 			in_map = line[0] == MAP_START[0] &&
@@ -267,7 +395,7 @@ struct kms_error *kms_linker_map_read(const char *path,
 	}
 	if (!in_map) {
 		err = kms_error_file(path,
-				     "not a GNU ld map: no \"" MAP_START "\" line");
+				     "not a linker map: neither GNU ld's \"" MAP_START "\" nor ld.lld's column header");
 		goto out;
 	}
 	if (!p.map->nr_pieces)

@@ -5,9 +5,13 @@
 # in kernel-like directories, fake .cmd files with KBUILD_MODFILE, a
 # modules.builtin, and a "vmlinux" linked at kernel addresses with maps.
 #
-# usage: build-fixture.sh OUTDIR relocatable|direct
+# usage: build-fixture.sh OUTDIR relocatable|archive|direct
 #   relocatable: ld -r into vmlinux.o, then the final link (as with IBT);
+#   archive:     the same from a thin vmlinux.a, as kbuild links vmlinux.o
+#                (five members named core.o);
 #   direct:      the objects straight into vmlinux.
+#
+# LD_FIXTURE=ld.lld-16 links with ld.lld, CC_FIXTURE picks the compiler.
 
 set -euo pipefail
 
@@ -16,6 +20,11 @@ out=$1
 mode=$2
 CC=${CC_FIXTURE:-gcc}
 LD=${LD_FIXTURE:-ld}
+# ld.lld has no such warning to silence.
+case "$LD" in
+*lld*) final_flags= ;;
+*) final_flags=--no-warn-rwx-segments ;;
+esac
 
 mkdir -p "$out"
 cd "$out"
@@ -82,17 +91,24 @@ link_objs="init/main.o kernel/smp.o kernel/sched/core.o kernel/events/core.o
 	drivers/net/liquid/vf_main.o drivers/notbuiltin/helper.o
 	drivers/dup/dup.o fs/ext9/inode.o fs/ext9/super.o"
 
-rm -f vmlinux.o vmlinux.o.map
+rm -f vmlinux.o vmlinux.o.map vmlinux.a
 case "$mode" in
 relocatable)
 	# shellcheck disable=SC2086
 	$LD -r -o vmlinux.o -Map=vmlinux.o.map $link_objs \
 		--whole-archive lib/lib.a --no-whole-archive
-	$LD --no-warn-rwx-segments -T "$src/vmlinux.lds" -o vmlinux -Map=vmlinux.map vmlinux.o
+	$LD $final_flags -T "$src/vmlinux.lds" -o vmlinux -Map=vmlinux.map vmlinux.o
+	;;
+archive)
+	# shellcheck disable=SC2086
+	ar cDPrST vmlinux.a $link_objs
+	$LD -r -o vmlinux.o -Map=vmlinux.o.map --whole-archive vmlinux.a \
+		lib/lib.a --no-whole-archive
+	$LD $final_flags -T "$src/vmlinux.lds" -o vmlinux -Map=vmlinux.map vmlinux.o
 	;;
 direct)
 	# shellcheck disable=SC2086
-	$LD --no-warn-rwx-segments -T "$src/vmlinux.lds" -o vmlinux -Map=vmlinux.map $link_objs \
+	$LD $final_flags -T "$src/vmlinux.lds" -o vmlinux -Map=vmlinux.map $link_objs \
 		--whole-archive lib/lib.a --no-whole-archive
 	;;
 *)

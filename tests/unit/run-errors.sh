@@ -35,7 +35,7 @@ gen_error "kallmodsyms-gen: stripped: no symbol table" \
 	kms_gen -f sidecar -o out.kms -m vmlinux.map stripped
 gen_error "kallmodsyms-gen: nomap: cannot open linker map: No such file or directory" \
 	kms_gen -f sidecar -o out.kms -m nomap vmlinux
-gen_error 'kallmodsyms-gen: text: not a GNU ld map: no "Linker script and memory map" line' \
+gen_error "kallmodsyms-gen: text: not a linker map: neither GNU ld's \"Linker script and memory map\" nor ld.lld's column header" \
 	kms_gen -f sidecar -o out.kms -m text vmlinux
 sed 's/0xffffffff81000/0xffffffff82000/' vmlinux.map > other.map
 gen_error "kallmodsyms-gen: other.map: vmlinux.o at 0xffffffff82000000+0x2 lies outside section .text of vmlinux: is the map from another build?" \

@@ -57,8 +57,8 @@ done <<EOF
 1|kallmodsyms-gen: aarch64: ELF class 2, data 1, machine 183: only x86-64 ELF64 is supported|kms_gen -f sidecar -o out.kms -m vmlinux.map aarch64
 1|kallmodsyms-gen: stripped: no symbol table|kms_gen -f sidecar -o out.kms -m vmlinux.map stripped
 1|kallmodsyms-gen: binary: not an ELF file|kms_gen -f sidecar -o out.kms -m vmlinux.map binary
-1|kallmodsyms-gen: binary: not a GNU ld map: no "Linker script and memory map" line|kms_gen -f sidecar -o out.kms -m binary vmlinux
-1|kallmodsyms-gen: empty: not a GNU ld map: no "Linker script and memory map" line|kms_gen -f sidecar -o out.kms -m empty vmlinux
+1|kallmodsyms-gen: binary: not a linker map: neither GNU ld's "Linker script and memory map" nor ld.lld's column header|kms_gen -f sidecar -o out.kms -m binary vmlinux
+1|kallmodsyms-gen: empty: not a linker map: neither GNU ld's "Linker script and memory map" nor ld.lld's column header|kms_gen -f sidecar -o out.kms -m empty vmlinux
 1|kallmodsyms-gen: other.map: vmlinux.o at 0xffffffff82000000+0x2 lies outside section .text of vmlinux: is the map from another build?|kms_gen -f sidecar -o out.kms -m other.map vmlinux
 1|kallmodsyms-gen: vmlinux.map links vmlinux.o, whose map is needed: nonutf8.o.map: input file of .text at 0x3c is not printable ASCII|kms_gen -f sidecar -o out.kms -M nonutf8.o.map vmlinux
 1|kallmodsyms-gen: ./drivers/a/.$long.o.cmd: cannot open: File name too long|kms_gen -f sidecar -o out.kms -M long.o.map vmlinux

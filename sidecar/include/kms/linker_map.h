@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * GNU ld link maps (-Map=FILE): the input sections each output section was
- * made of, with their addresses, sizes and source files.
+ * Link maps (-Map=FILE) of GNU ld and ld.lld, told apart by content: the
+ * input sections each output section was made of, with their addresses,
+ * sizes and source files.
  *
- * Only the "Linker script and memory map" part is read.  A piece is one
- * input section with a non-zero size; fill, assignments and symbol lines are
- * skipped.  Files are kept as the map spells them: "kernel/fork.o",
- * "vmlinux.o", "lib/lib.a(lib/sort.o)".
+ * Of a GNU ld map only the "Linker script and memory map" part is read.  A
+ * piece is one input section with a non-zero size; fill, assignments,
+ * symbol lines and ld.lld's own "<internal>" sections are skipped.  Files
+ * are kept as GNU ld spells them: "kernel/fork.o", "vmlinux.o",
+ * "arch/x86/lib/lib.a(delay.o)" (a regular archive's member); a thin
+ * archive's member by its path ("lib/sort.o"), as ld.lld's
+ * "lib/lib.a(sort.o)" is rewritten.
  */
 #ifndef KMS_LINKER_MAP_H
 #define KMS_LINKER_MAP_H

@@ -130,24 +130,34 @@ fixture() {
 
 # need_kernel CONFIG: build (or reuse) the test kernel of that config into
 # $kbuild, for Linux $KMS_KERNEL (6.12 by default); the test is skipped
-# where that linux-source is not installed.
+# where that linux-source is not installed.  KMS_TOOLCHAIN=llvm (or
+# thinlto) builds CONFIG-llvm.config instead, skipping where there is none;
+# $kconfig is the config built.
 need_kernel() {
+	local config=$1${KMS_TOOLCHAIN:+-$KMS_TOOLCHAIN}
+
 	[ -f "${KERNEL_TARBALL:-/usr/src/linux-source-${KMS_KERNEL:-6.12}.tar.xz}" ] || {
 		echo "linux-source-${KMS_KERNEL:-6.12} is not installed"
 		exit 77
 	}
-	# tests/run-tests.sh builds only some configs of the other versions.
+	# tests/run-tests.sh builds only some configs of the other versions
+	# and toolchains.
 	case " ${KMS_KERNEL_CONFIGS:-$1} " in
 	*" $1 "*) ;;
 	*)
-		echo "Linux ${KMS_KERNEL:-6.12} $1: not built in this run (KMS_KERNEL_CONFIGS=$KMS_KERNEL_CONFIGS)"
+		echo "Linux ${KMS_KERNEL:-6.12} $config: not built in this run (KMS_KERNEL_CONFIGS=$KMS_KERNEL_CONFIGS)"
 		exit 77
 		;;
 	esac
-	kbuild=$("$tests_dir/kernel/build.sh" "$1") || {
-		fail "kernel build ($1)"
+	[ -f "$tests_dir/kernel/configs/$config.config" ] || {
+		echo "no $config config (KMS_TOOLCHAIN=$KMS_TOOLCHAIN)"
+		exit 77
+	}
+	kbuild=$("$tests_dir/kernel/build.sh" "$config") || {
+		fail "kernel build ($config)"
 		exit 1
 	}
+	kconfig=$config
 }
 
 # plain_only WHAT: tests that boot or relink do it once, with the plain

@@ -9,6 +9,9 @@
 #
 # usage: tests/kernel/build.sh CONFIG   (CONFIG: a name in tests/kernel/configs)
 #
+# A fragment line "#make VAR=VALUE" passes VAR=VALUE to every make (LLVM=-16
+# builds with clang); "#include NAME.config" starts from another fragment.
+#
 # Environment:
 #   KALLMODSYMS_CACHE  cache root (default: ~/.cache/kallmodsyms)
 #   KMS_KERNEL         kernel version, 6.12 (default) or 6.1
@@ -48,6 +51,8 @@ expand_fragment() {
 	done < "$1"
 }
 expanded=$(expand_fragment "$fragment")
+# "#make VAR=VALUE" lines are make variables for the whole build (LLVM=-16).
+mapfile -t make_vars < <(sed -n 's/^#make[[:space:]]\+//p' <<< "$expanded")
 [ -f "$tarball" ] || die "$tarball: missing (apt-get install linux-source-$version)"
 
 src_version=$(dpkg-query -W -f '${Version}' "linux-source-$version" 2>/dev/null ||
@@ -109,7 +114,7 @@ fi
 mkdir -p "$out"
 kmake() {
 	make -C "$src" O="$out" ARCH=x86_64 KALLMODSYMS_GEN="$gen" \
-		-j"$jobs" "$@"
+		${make_vars[@]+"${make_vars[@]}"} -j"$jobs" "$@"
 }
 
 # The kernel's own gdb helpers (vmlinux-gdb.py), where configured: "make

@@ -1487,6 +1487,11 @@ static void explain(struct gen *g)
 		}
 		fputc('\n', f);
 	}
+	for (i = 0; g->opts->explain_ranges && i < g->nr_pieces; i++)
+		fprintf(f, "range %#llx-%#llx %s\n",
+			(unsigned long long)g->pieces[i].start,
+			(unsigned long long)g->pieces[i].end,
+			g->objects[g->pieces[i].object].path);
 }
 
 struct kms_error *kms_generate(const struct kms_gen_options *opts,

@@ -38,6 +38,7 @@ struct kms_gen_options {
 	const char *ranges;
 	FILE *warnings;			/* NULL: no warnings */
 	FILE *explain;			/* NULL: no per-object report */
+	bool explain_ranges;		/* ...then every text range's object */
 };
 
 struct kms_gen_stats {

@@ -63,7 +63,8 @@ static void usage(FILE *f)
 		"      --verify          write nothing; check that the note linked into\n"
 		"                        VMLINUX holds exactly the tables VMLINUX and its\n"
 		"                        maps give (exit 1 if not)\n"
-		"  -e, --explain         list every object with its modules and name\n"
+		"  -e, --explain         list every object with its modules and name;\n"
+		"                        twice: then each text range and its object\n"
 		"  -s, --stats           print counts and sizes on stderr\n"
 		"  -q, --quiet           no warnings\n"
 		"      --version         print the version\n"
@@ -148,7 +149,10 @@ int main(int argc, char **argv)
 		case 'D': opts.dwarf = true; break;
 		case 'I': opts.modinfo = optarg; break;
 		case 'R': opts.ranges = optarg; break;
-		case 'e': opts.explain = stdout; break;
+		case 'e':
+			opts.explain_ranges = opts.explain != NULL;
+			opts.explain = stdout;
+			break;
 		case 'P':
 			pad_to = strtoul(optarg, &end, 0);
 			if (*end || !*optarg) {

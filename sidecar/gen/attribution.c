@@ -61,6 +61,12 @@ struct gen {
 	struct kms_strmap modlists;	/* "a b" -> id */
 	struct kms_gen_stats stats;
 
+	/* Objects from DWARF (--dwarf, or an LTO link): pieces may overlap. */
+	bool dwarf_pieces;
+	/* An LTO link: the text the maps give to LTO's output, by address */
+	struct piece *lto;
+	size_t nr_lto, lto_cap;
+
 	/* DWARF mode: modules.builtin.ranges, and its names by object */
 	struct kms_module_ranges *module_ranges;
 	const char ***range_modules;	/* borrowed from module_ranges */
@@ -265,6 +271,41 @@ static void release_section_index(struct section_index *idx)
 	free(idx->count);
 }
 
+/*
+ * ld.lld names the object that LTO made of the bitcode "lto.tmp": the map
+ * no longer says which object file any of its code came from.
+ */
+static bool is_lto_output(const char *file)
+{
+	return !strcmp(file, "lto.tmp");
+}
+
+/* Keep the text of LTO's output aside: DWARF will say whose it is. */
+static struct kms_error *add_lto_piece(struct gen *g, uint32_t section,
+				       uint64_t start, uint64_t size)
+{
+	struct piece *p;
+
+	if (g->nr_lto == g->lto_cap) {
+		size_t cap = g->lto_cap ? 2 * g->lto_cap : 256;
+
+		p = realloc(g->lto, cap * sizeof(*p));
+		if (!p)
+			return &kms_error_nomem;
+		g->lto = p;
+		g->lto_cap = cap;
+	}
+	p = &g->lto[g->nr_lto++];
+	p->start = start;
+	p->end = start + size;
+	p->object = KMS_NONE;
+	p->section = section;
+	g->stats.lto_bytes += size;
+	return NULL;
+}
+
+static struct kms_error *read_dwarf(struct gen *g);
+
 static struct kms_error *read_maps(struct gen *g)
 {
 	const struct kms_gen_options *o = g->opts;
@@ -284,6 +325,12 @@ static struct kms_error *read_maps(struct gen *g)
 
 		if (section == KMS_NONE)
 			continue;
+		if (is_lto_output(p->file)) {
+			err = add_lto_piece(g, section, p->address, p->size);
+			if (err)
+				goto out;
+			continue;
+		}
 		if (!is_vmlinux_o(p->file)) {
 			err = add_piece(g, section, p->address, p->size,
 					p->file, o->map);
@@ -341,15 +388,32 @@ static struct kms_error *read_maps(struct gen *g)
 						     o->map, p->input_section);
 				goto out;
 			}
-			err = add_piece(g, section, p->address + off, q->size,
-					q->file, o_map_path);
+			if (is_lto_output(q->file))
+				err = add_lto_piece(g, section,
+						    p->address + off, q->size);
+			else
+				err = add_piece(g, section, p->address + off,
+						q->size, q->file, o_map_path);
 			if (err)
 				goto out;
 		}
 	}
-	if (!g->nr_pieces)
+	if (g->nr_lto) {
+		/*
+		 * Objects compiled to machine code (assembler files) are
+		 * still in the map; the compile units of the image's DWARF
+		 * place the rest.
+		 */
+		g->dwarf_pieces = true;
+		err = read_dwarf(g);
+		if (err)
+			err = kms_error_prefix(err,
+					       "%s: the link used LTO (ld.lld's lto.tmp, not object files), so objects come from DWARF",
+					       omap ? o_map_path : o->map);
+	} else if (!g->nr_pieces) {
 		err = kms_error_file(o->map, "no input sections of %s's text",
 				     o->vmlinux);
+	}
 out:
 	release_section_index(&idx);
 	kms_linker_map_destroy(omap);
@@ -367,12 +431,45 @@ static int compare_pieces(const void *a, const void *b)
 	return x->end < y->end ? -1 : x->end > y->end;
 }
 
+/*
+ * What DWARF could not place of an LTO link's text: code in no compile
+ * unit's ranges (top-level asm, functions the compiler made up) counts as
+ * core kernel.  @g->pieces are sorted and do not overlap.
+ */
+static void check_lto_coverage(struct gen *g)
+{
+	size_t i, j, k = 0;
+
+	qsort(g->lto, g->nr_lto, sizeof(*g->lto), compare_pieces);
+	for (i = 0; i < g->nr_lto; i++) {
+		uint64_t at = g->lto[i].start, end = g->lto[i].end;
+
+		while (k < g->nr_pieces && g->pieces[k].end <= at)
+			k++;
+		for (j = k; j < g->nr_pieces && at < end; j++) {
+			const struct piece *p = &g->pieces[j];
+
+			if (p->start >= end)
+				break;
+			if (p->start > at)
+				g->stats.lto_unplaced += p->start - at;
+			if (p->end > at)
+				at = p->end;
+		}
+		if (at < end)
+			g->stats.lto_unplaced += end - at;
+	}
+	if (g->stats.lto_unplaced)
+		warn(g, "%zu of %zu bytes of LTO code lie in no compile unit's ranges; they count as core kernel",
+		     g->stats.lto_unplaced, g->stats.lto_bytes);
+}
+
 static struct kms_error *sort_pieces(struct gen *g)
 {
 	size_t i;
 
 	qsort(g->pieces, g->nr_pieces, sizeof(*g->pieces), compare_pieces);
-	if (g->opts->dwarf) {
+	if (g->dwarf_pieces) {
 		/*
 		 * Units that claim the same bytes (rare: an alias emitted
 		 * twice) keep the first claim; what is left over goes on.
@@ -405,6 +502,8 @@ static struct kms_error *sort_pieces(struct gen *g)
 					      (unsigned long long)b->start);
 	}
 	g->stats.pieces = g->nr_pieces;
+	if (g->nr_lto)
+		check_lto_coverage(g);
 	return NULL;
 }
 
@@ -727,9 +826,9 @@ static struct kms_error *asm_pieces(struct gen *g,
 static struct kms_error *read_dwarf(struct gen *g)
 {
 	const struct kms_gen_options *o = g->opts;
+	size_t i, nr_map_pieces = g->nr_pieces;
 	struct kms_dwarf_units *u;
 	struct kms_error *err;
-	size_t i;
 
 	err = kms_dwarf_units_read(o->vmlinux, &u);
 	if (err)
@@ -760,7 +859,7 @@ static struct kms_error *read_dwarf(struct gen *g)
 	}
 	if (!err)
 		err = asm_pieces(g, u);
-	if (!err && !g->nr_pieces)
+	if (!err && g->nr_pieces == nr_map_pieces)
 		err = kms_error_file(o->vmlinux,
 				     "no compile unit's code lies in its text");
 	kms_dwarf_units_destroy(u);
@@ -1498,7 +1597,7 @@ struct kms_error *kms_generate(const struct kms_gen_options *opts,
 			       void **ret_blob, size_t *ret_size,
 			       struct kms_gen_stats *ret_stats)
 {
-	struct gen g = { .opts = opts };
+	struct gen g = { .opts = opts, .dwarf_pieces = opts->dwarf };
 	struct kms_tables *check;
 	struct kms_error *err;
 	size_t i;
@@ -1552,6 +1651,7 @@ struct kms_error *kms_generate(const struct kms_gen_options *opts,
 	kms_modularity_destroy(g.modularity);
 	free(g.objects);
 	free(g.pieces);
+	free(g.lto);
 	free(g.sections);
 	kms_strmap_release(&g.object_paths);
 	kms_strmap_release(&g.modlists);

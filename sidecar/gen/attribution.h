@@ -32,6 +32,11 @@ struct kms_gen_options {
 	 * modules from modules.builtin (builtin), modules.builtin.modinfo
 	 * (modinfo) and modules.builtin.ranges (ranges), each optional
 	 * (kms/dwarf_units.h).  map, o_map, build_dir and srctree are unused.
+	 *
+	 * Without it, an LTO link (ld.lld's maps name "lto.tmp" in place of
+	 * the object files) takes the objects of that text from the DWARF
+	 * compile units too, and its modules from the build tree as usual;
+	 * text no unit holds counts as core kernel, with a warning.
 	 */
 	bool dwarf;
 	const char *modinfo;
@@ -54,7 +59,9 @@ struct kms_gen_stats {
 	size_t ambiguous;		/* symbols that stay ambiguous */
 	size_t ranges, attributions, modules, strtab_bytes;
 	size_t image_bytes, blob_bytes;
-	/* DWARF mode */
+	/* LTO links: text of LTO's output, ...in no unit's ranges */
+	size_t lto_bytes, lto_unplaced;
+	/* DWARF mode, and LTO links */
 	size_t units, skipped_units;	/* compile units, ...without an object */
 	size_t dwarf_ranges, outside_text; /* their ranges, ...not in text */
 	size_t static_calls;	/* trampolines placed by their keys' units */

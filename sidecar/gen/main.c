@@ -246,13 +246,17 @@ int main(int argc, char **argv)
 			stats.kconfig_cached ? "kconfig(cached)+makefiles" :
 			"kconfig+makefiles",
 			stats.not_modules);
-	if (print_stats && opts.dwarf)
+	if (print_stats && stats.lto_bytes)
+		fprintf(stderr, "lto text %zu unplaced %zu\n",
+			stats.lto_bytes, stats.lto_unplaced);
+	if (print_stats && (opts.dwarf || stats.lto_bytes))
 		fprintf(stderr,
-			"dwarf units %zu unnamed %zu ranges %zu outside-text %zu overlaps %zu static-calls %zu paddings %zu\n"
-			"modules-from %s by-path %zu unknown %zu\n",
+			"dwarf units %zu unnamed %zu ranges %zu outside-text %zu overlaps %zu static-calls %zu paddings %zu\n",
 			stats.units, stats.skipped_units, stats.dwarf_ranges,
 			stats.outside_text, stats.overlaps, stats.static_calls,
-			stats.paddings,
+			stats.paddings);
+	if (print_stats && opts.dwarf)
+		fprintf(stderr, "modules-from %s by-path %zu unknown %zu\n",
 			stats.module_ranges ? "modules.builtin.ranges" : "paths",
 			stats.modules_by_path, stats.unknown_modules);
 	status = 0;

@@ -172,7 +172,7 @@ struct kms_error *kms_dwarf_units_read(const char *path,
 		return kms_error_errno(path, "cannot open");
 	dw = dwarf_begin(fd, DWARF_C_READ);
 	if (!dw) {
-		err = kms_error_file(path, "cannot read DWARF: %s (--dwarf needs the vmlinux with debug info: Debian's linux-image-*-dbg, Fedora's kernel-debuginfo)",
+		err = kms_error_file(path, "cannot read DWARF: %s (objects come from debug info here: build with CONFIG_DEBUG_INFO, or take the distribution's debug vmlinux: Debian's linux-image-*-dbg, Fedora's kernel-debuginfo)",
 				     dwarf_errmsg(-1));
 		close(fd);
 		return err;

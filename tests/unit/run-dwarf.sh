@@ -97,7 +97,7 @@ testrun_error 1 'kallmodsyms-gen: overlapping: ranges of a and b overlap at 0xff
 	kms_gen --dwarf --ranges overlapping -f sidecar -o out.kms "$fx/vmlinux"
 cp "$fx/vmlinux" stripped
 objcopy --strip-debug stripped
-testrun_error 1 "kallmodsyms-gen: stripped: cannot read DWARF: no DWARF information (--dwarf needs the vmlinux with debug info: Debian's linux-image-*-dbg, Fedora's kernel-debuginfo)" \
+testrun_error 1 "kallmodsyms-gen: stripped: cannot read DWARF: no DWARF information (objects come from debug info here: build with CONFIG_DEBUG_INFO, or take the distribution's debug vmlinux: Debian's linux-image-*-dbg, Fedora's kernel-debuginfo)" \
 	kms_gen --dwarf --ranges ranges -f sidecar -o out.kms stripped
 assert_absent out.kms
 

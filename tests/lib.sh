@@ -117,10 +117,12 @@ finish() {
 }
 
 # The synthetic tree, built once per test into $tmp/fixture-MODE (with
-# LD_FIXTURE=ld.lld-16: $tmp/fixture-MODE-ld.lld-16).
+# CC_FIXTURE, LD_FIXTURE or LTO_FIXTURE set: fixture-MODE-CC-LD-LTO).
 fixture() {
 	local mode=${1:-relocatable}
-	local dir=$tmp/fixture-$mode${LD_FIXTURE:+-$LD_FIXTURE}
+	local tools=${CC_FIXTURE:-}-${LD_FIXTURE:-}-${LTO_FIXTURE:-}
+	local dir=$tmp/fixture-$mode
+	[ "$tools" = -- ] || dir=$dir-$tools
 	if [ ! -f "$dir/vmlinux" ]; then
 		"$tests_dir/unit/build-fixture.sh" "$dir" "$mode" >&2 ||
 			{ echo "cannot build the fixture" >&2; exit 1; }

@@ -33,6 +33,7 @@ struct piece {
 	uint64_t start, end;
 	uint32_t object;
 	uint32_t section;	/* index in gen.sections */
+	bool from_dwarf;	/* a compile unit's, not a link map's */
 };
 
 struct text_section {
@@ -63,6 +64,7 @@ struct gen {
 
 	/* Objects from DWARF (--dwarf, or an LTO link): pieces may overlap. */
 	bool dwarf_pieces;
+	bool reading_dwarf;	/* the pieces added now are from DWARF */
 	/* An LTO link: the text the maps give to LTO's output, by address */
 	struct piece *lto;
 	size_t nr_lto, lto_cap;
@@ -219,6 +221,7 @@ static struct kms_error *add_piece(struct gen *g, uint32_t section,
 	p->end = start + size;
 	p->object = object;
 	p->section = section;
+	p->from_dwarf = g->reading_dwarf;
 	return NULL;
 }
 
@@ -428,6 +431,9 @@ static int compare_pieces(const void *a, const void *b)
 
 	if (x->start != y->start)
 		return x->start < y->start ? -1 : 1;
+	/* Where a link map names an object, it comes first (and wins). */
+	if (x->from_dwarf != y->from_dwarf)
+		return x->from_dwarf ? 1 : -1;
 	return x->end < y->end ? -1 : x->end > y->end;
 }
 
@@ -464,8 +470,53 @@ static void check_lto_coverage(struct gen *g)
 		     g->stats.lto_unplaced, g->stats.lto_bytes);
 }
 
+/*
+ * Objects whose every piece another claim overlaid (an LTO link's units
+ * of an object linked with ld -r before) are no objects of this image.
+ */
+static struct kms_error *drop_unused_objects(struct gen *g)
+{
+	struct kms_strmap paths = { 0 };
+	struct kms_error *err = NULL;
+	uint32_t *index;
+	size_t i;
+
+	index = calloc(g->object_paths.nr ? g->object_paths.nr : 1,
+		       sizeof(*index));
+	if (!index)
+		return &kms_error_nomem;
+	for (i = 0; i < g->nr_pieces; i++)
+		index[g->pieces[i].object] = 1;
+	/* The new map first: on failure nothing has changed. */
+	for (i = 0; i < g->object_paths.nr && !err; i++) {
+		if (index[i])
+			err = kms_strmap_intern(&paths, g->objects[i].path,
+						&index[i], NULL);
+		else
+			index[i] = KMS_NONE;
+	}
+	if (err) {
+		kms_strmap_release(&paths);
+		free(index);
+		return err;
+	}
+	for (i = 0; i < g->object_paths.nr; i++) {
+		if (index[i] == KMS_NONE)
+			free(g->objects[i].path);
+		else
+			g->objects[index[i]] = g->objects[i];
+	}
+	for (i = 0; i < g->nr_pieces; i++)
+		g->pieces[i].object = index[g->pieces[i].object];
+	kms_strmap_release(&g->object_paths);
+	g->object_paths = paths;
+	free(index);
+	return NULL;
+}
+
 static struct kms_error *sort_pieces(struct gen *g)
 {
+	struct kms_error *err;
 	size_t i;
 
 	qsort(g->pieces, g->nr_pieces, sizeof(*g->pieces), compare_pieces);
@@ -473,6 +524,9 @@ static struct kms_error *sort_pieces(struct gen *g)
 		/*
 		 * Units that claim the same bytes (rare: an alias emitted
 		 * twice) keep the first claim; what is left over goes on.
+		 * In an LTO link, the map's objects (not compiled to bitcode:
+		 * assembler files, objects linked with ld -r before) win over
+		 * the units they were made of.
 		 */
 		size_t n = g->nr_pieces ? 1 : 0;
 
@@ -489,6 +543,9 @@ static struct kms_error *sort_pieces(struct gen *g)
 			g->pieces[n++] = p;
 		}
 		g->nr_pieces = n;
+		err = drop_unused_objects(g);
+		if (err)
+			return err;
 	}
 	for (i = 1; i < g->nr_pieces; i++) {
 		const struct piece *a = &g->pieces[i - 1], *b = &g->pieces[i];
@@ -833,6 +890,7 @@ static struct kms_error *read_dwarf(struct gen *g)
 	err = kms_dwarf_units_read(o->vmlinux, &u);
 	if (err)
 		return err;
+	g->reading_dwarf = true;
 	g->stats.units = u->nr_units;
 	g->stats.skipped_units = u->skipped_units;
 	g->stats.dwarf_ranges = u->nr_ranges;
@@ -859,6 +917,7 @@ static struct kms_error *read_dwarf(struct gen *g)
 	}
 	if (!err)
 		err = asm_pieces(g, u);
+	g->reading_dwarf = false;
 	if (!err && g->nr_pieces == nr_map_pieces)
 		err = kms_error_file(o->vmlinux,
 				     "no compile unit's code lies in its text");

@@ -11,7 +11,8 @@
 #                (five members named core.o);
 #   direct:      the objects straight into vmlinux.
 #
-# LD_FIXTURE=ld.lld-16 links with ld.lld, CC_FIXTURE picks the compiler.
+# LD_FIXTURE=ld.lld-16 links with ld.lld, CC_FIXTURE picks the compiler,
+# LTO_FIXTURE=thin (with clang and ld.lld) compiles to bitcode for ThinLTO.
 
 set -euo pipefail
 
@@ -20,6 +21,9 @@ out=$1
 mode=$2
 CC=${CC_FIXTURE:-gcc}
 LD=${LD_FIXTURE:-ld}
+# GNU ar's plugin cannot index Debian 12's clang-16 bitcode.
+AR=ar
+[ -z "${LTO_FIXTURE:-}" ] || AR=llvm-ar-16
 # ld.lld has no such warning to silence.
 case "$LD" in
 *lld*) final_flags= ;;
@@ -29,10 +33,16 @@ esac
 mkdir -p "$out"
 cd "$out"
 
-cflags="-O1 -fno-toplevel-reorder -fno-reorder-functions -fno-pic -fno-pie
-	-mcmodel=kernel -ffreestanding -fno-asynchronous-unwind-tables
-	-fno-stack-protector -fcf-protection=none -fno-inline-small-functions
+cflags="-O1 -fno-pic -fno-pie -mcmodel=kernel -ffreestanding
+	-fno-asynchronous-unwind-tables -fno-stack-protector -fcf-protection=none
 	-g -fdebug-prefix-map=$src/="
+case "$CC" in
+# The order the code is written in; no inlining of the little functions.
+gcc*) cflags="$cflags -fno-toplevel-reorder -fno-reorder-functions
+	-fno-inline-small-functions" ;;
+# Clang: the same through noinline functions; LTO_FIXTURE=thin for ThinLTO.
+clang*) cflags="$cflags -fno-inline-functions ${LTO_FIXTURE:+-flto=$LTO_FIXTURE}" ;;
+esac
 
 # object  module-paths (space separated; "-" for none)
 objects="
@@ -75,7 +85,7 @@ echo "savedcmd_drivers/dup/dup.o := $LD -r -o drivers/dup/dup.o drivers/dup/dup1
 
 # lib objects come from a thin archive, as lib-y code does.
 rm -f lib/lib.a
-ar rcsT lib/lib.a lib/sort.o
+$AR rcsT lib/lib.a lib/sort.o
 
 cat > modules.builtin <<'MB'
 kernel/fs/ext9/ext9.ko
@@ -101,7 +111,7 @@ relocatable)
 	;;
 archive)
 	# shellcheck disable=SC2086
-	ar cDPrST vmlinux.a $link_objs
+	$AR cDPrST vmlinux.a $link_objs
 	$LD -r -o vmlinux.o -Map=vmlinux.o.map --whole-archive vmlinux.a \
 		lib/lib.a --no-whole-archive
 	$LD $final_flags -T "$src/vmlinux.lds" -o vmlinux -Map=vmlinux.map vmlinux.o

@@ -1,0 +1,78 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Clang ThinLTO: the fixture compiled to bitcode, linked through a thin
+# vmlinux.a by ld.lld as kbuild does.  vmlinux.o's map then names
+# "lto.tmp" where the objects were; the generator takes those objects from
+# the DWARF compile units, and the map still names drivers/dup/dup.o
+# (linked with ld -r before: machine code, not bitcode).  The listing is
+# the one without LTO, except for code no unit holds: top-level asm in C
+# (the fixture's ext9_iget.cold and ext9_fill_super.constprop.0 stand-ins)
+# counts as core kernel, with a warning.
+. "$(dirname "$0")/../lib.sh"
+
+for tool in clang-16 ld.lld-16 llvm-ar-16; do
+	command -v $tool > /dev/null ||
+		{ echo "$tool is not installed (apt-get install clang-16 lld-16 llvm-16)"; exit 77; }
+done
+export CC_FIXTURE=clang-16 LD_FIXTURE=ld.lld-16
+plain=$(fixture archive)
+lto=$(LTO_FIXTURE=thin fixture archive)
+
+testrun_compare sh -c "grep -c 'lto\.tmp:(\.text' '$lto/vmlinux.o.map'" <<'EXPECT'
+38
+EXPECT
+
+# The objects: dup.o as the map says, the rest from DWARF.
+kms_gen -e -f sidecar -o "$tmp/lto.kms" "$lto/vmlinux" > "$tmp/objects" \
+	2> "$tmp/warnings" || fail "kallmodsyms-gen on the LTO fixture"
+testrun_compare cat "$tmp/warnings" <<'EXPECT'
+kallmodsyms-gen: warning: 3 of 139 bytes of LTO code lie in no compile unit's ranges; they count as core kernel
+kallmodsyms-gen: warning: 2 symbols dup_fn in drivers/dup/dup.o cannot be told apart: same name, same object
+EXPECT
+testrun_compare cat "$tmp/objects" <<'EXPECT'
+drivers/dup/dup.o
+init/main.o
+kernel/smp.o	{kernel/smp.o}
+kernel/sched/core.o	{sched/core.o}
+kernel/events/core.o	{core.o}
+arch/x86/kernel/smp.o	{x86/kernel/smp.o}
+drivers/base/core.o	{base/core.o}
+drivers/a/core.o	[mod_a]
+drivers/b/core.o	[mod_b]
+drivers/net/liquid/common.o	[liquid] [liquid_vf]
+drivers/net/liquid/main.o	[liquid]
+drivers/net/liquid/vf_main.o	[liquid_vf]
+drivers/notbuiltin/helper.o
+fs/ext9/inode.o	[ext9] {inode.o}
+fs/ext9/super.o	[ext9] {super.o}
+lib/sort.o	{sort.o}
+EXPECT
+
+# The listing against the same fixture without LTO (in address order
+# the two differ: LTO lays the code out otherwise).
+kms_gen -q -f sidecar -o "$tmp/plain.kms" "$plain/vmlinux" ||
+	fail "kallmodsyms-gen without LTO"
+for b in plain lto; do
+	dir=${!b}
+	kms list -t "$tmp/$b.kms" "$dir/vmlinux" | cut -d' ' -f2- | sort > "$tmp/$b.list" ||
+		fail "kallmodsyms list ($b)"
+done
+testrun_compare sh -c "diff '$tmp/plain.list' '$tmp/lto.list' | grep '^[<>]'" <<'EXPECT'
+< T _stext	[ext9] {inode.o}
+< T _text	[ext9] {inode.o}
+> T _stext
+> T _text
+< t ext9_fill_super.constprop.0	[ext9] {super.o}
+> t ext9_fill_super.constprop.0
+< t ext9_iget.cold	[ext9] {inode.o}
+> t ext9_iget.cold
+EXPECT
+
+# An LTO link needs the DWARF: without it, one line and nothing written.
+objcopy --strip-debug "$lto/vmlinux" "$tmp/stripped"
+testrun_error 1 "kallmodsyms-gen: $lto/vmlinux.o.map: the link used LTO (ld.lld's lto.tmp, not object files), so objects come from DWARF: $tmp/stripped: cannot read DWARF: no DWARF information (objects come from debug info here: build with CONFIG_DEBUG_INFO, or take the distribution's debug vmlinux: Debian's linux-image-*-dbg, Fedora's kernel-debuginfo)" \
+	kms_gen -f sidecar -o "$tmp/out.kms" -b "$lto" -m "$lto/vmlinux.map" "$tmp/stripped"
+[ ! -e "$tmp/out.kms" ] || fail "a failed run left $tmp/out.kms"
+
+finish

@@ -430,7 +430,7 @@ struct kms_error *kms_blob_encode(const struct kms_encode_input *in,
 		return &kms_error_nomem;
 	}
 	csize = ZSTD_compress(blob + KMS_HEADER_SIZE, bound, img, image_size,
-			      19);
+			      KMS_ZSTD_LEVEL);
 	if (ZSTD_isError(csize)) {
 		struct kms_error *err = kms_error_fmt("zstd: %s",
 						      ZSTD_getErrorName(csize));

@@ -150,7 +150,8 @@ int main(int argc, char **argv)
 		cap = ZSTD_compressBound(img_size);
 		nb = malloc(KMS_HEADER_SIZE + cap);
 		memcpy(nb, blob, KMS_HEADER_SIZE);
-		csize = ZSTD_compress(nb + KMS_HEADER_SIZE, cap, img, img_size, 3);
+		csize = ZSTD_compress(nb + KMS_HEADER_SIZE, cap, img, img_size,
+				       KMS_ZSTD_LEVEL);
 		if (ZSTD_isError(csize))
 			die("cannot compress");
 		kms_put_le32(nb + KMS_HDR_PAYLOAD_SIZE, csize);

@@ -119,6 +119,12 @@ struct kms_encode_input {
 	uint32_t nr_modules;
 };
 
+/*
+ * The zstd level of the blob's frame.  Tools that rewrite a blob use it
+ * too, so that a rewritten note fits where the original was linked.
+ */
+#define KMS_ZSTD_LEVEL 19
+
 /* Build the blob (header + zstd frame); *ret_blob is malloc()ed. */
 struct kms_error *kms_blob_encode(const struct kms_encode_input *in,
 				  void **ret_blob, size_t *ret_size);

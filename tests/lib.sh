@@ -31,6 +31,23 @@ failures=0
 kms_gen() { $KMS_WRAP "$KMS_BUILD/kallmodsyms-gen" "$@"; }
 kms() { $KMS_WRAP "$KMS_BUILD/kallmodsyms" "$@"; }
 
+# A check fed through a pipe ("printf ... | testrun_compare ...") must
+# count its failure in this shell.
+shopt -s lastpipe
+
+# as_built: expected lines of a listing (stdin) as this build has them.
+# ThinLTO lays functions out in another order, and gives the functions
+# nothing outside vmlinux.o references hidden visibility, which the final
+# link makes local: kallsyms says "t" where GCC says "T".  Under
+# KMS_TOOLCHAIN=thinlto both sides of a check go through it: sorted, T as t.
+as_built() {
+	if [ "${KMS_TOOLCHAIN:-}" = thinlto ]; then
+		sed -E 's/^(([0-9a-f]+ )?)T /\1t /' | LC_ALL=C sort
+	else
+		cat
+	fi
+}
+
 fail() {
 	echo "FAIL: $*" >&2
 	failures=$((failures + 1))

@@ -87,6 +87,12 @@ check: tests
 	$(MAKE) SANITIZE=1 tests
 	tests/run-tests.sh
 
+# ...and the kernel tests on the ThinLTO kernel too (another build of
+# about five minutes, not in CI's budget).
+check-full: tests
+	$(MAKE) SANITIZE=1 tests
+	KMS_TOOLCHAINS="llvm thinlto" tests/run-tests.sh
+
 # Every benchmark, one table of ratios against peers (bench/README.md).
 bench: all
 	bench/run.sh
@@ -150,7 +156,7 @@ install: all
 clean:
 	rm -rf build build-asan build-fuzz
 
-.PHONY: all tests check bench install clean fuzz fuzz-build fuzz-lib
+.PHONY: all tests check check-full bench install clean fuzz fuzz-build fuzz-lib
 
 -include $(LIB_OBJS:.o=.d) $(GEN_OBJS:.o=.d) $(TOOL_OBJS:.o=.d) \
 	 $(AUDIT_OBJS:.o=.d) \

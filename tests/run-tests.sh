@@ -8,7 +8,9 @@
 # usage: tests/run-tests.sh [TEST...]    (names like unit/run-list.sh)
 # Environment: KMS_MODES="plain asan valgrind" (default) to choose modes;
 # KMS_KERNELS="6.12 6.1" (default) the kernel versions the kernel and gdb
-# tests boot (6.1: the small config only, plain mode).
+# tests boot (6.1: the small config only, plain mode); KMS_TOOLCHAINS="llvm"
+# (default; "llvm thinlto" for make check-full, "" for none) the clang
+# builds of 6.12's small config they boot again, plain mode.
 
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -80,6 +82,17 @@ for version in ${KMS_KERNELS:-6.12 6.1}; do
 		case $t in kernel/*|gdb/*) ;; *) continue ;; esac
 		run_test "$t" plain "plain, $version" KMS_KERNEL="$version" \
 			KMS_KERNEL_CONFIGS=small
+	done
+done
+
+# The clang builds (KMS_TOOLCHAINS, default "llvm"; make check-full adds
+# "thinlto"): the kernel and gdb tests again, plain mode, small config.
+case " $modes " in *" plain "*) ;; *) KMS_TOOLCHAINS= ;; esac
+for toolchain in ${KMS_TOOLCHAINS-llvm}; do
+	for t in "${tests[@]}"; do
+		case $t in kernel/*|gdb/*) ;; *) continue ;; esac
+		run_test "$t" plain "plain, $toolchain" \
+			KMS_TOOLCHAIN="$toolchain" KMS_KERNEL_CONFIGS=small
 	done
 done
 

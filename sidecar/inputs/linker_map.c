@@ -271,7 +271,8 @@ static struct kms_error *add_lld_piece(struct map_parser *p,
  * "FILE:(NAME)", or a symbol.  Assignments ("_text = .") sit at the level of
  * what they are in, and have spaces in them.
  */
-static struct kms_error *parse_lld_line(struct map_parser *p, char *line)
+static struct kms_error *parse_lld_line(struct map_parser *p, char *line,
+				       size_t line_len)
 {
 	char *field[4], *rest, *name, *colon;
 	uint64_t addr, size;
@@ -282,7 +283,10 @@ static struct kms_error *parse_lld_line(struct map_parser *p, char *line)
 	if (n != 4 || parse_lld_hex(field[0], &addr) ||
 	    parse_lld_hex(field[2], &size))
 		return NULL;
-	rest = field[3] + strlen(field[3]) + 1;
+	/* split() ended the field on its separator, or on the line's end. */
+	rest = field[3] + strlen(field[3]);
+	if (rest < line + line_len)
+		rest++;
 	depth = strspn(rest, " ");
 	name = rest + depth;
 	if (!*name || strchr(name, ' ') || depth % 8)
@@ -344,7 +348,7 @@ struct kms_error *kms_linker_map_read(const char *path,
 		if (lld) {
 			if (len && line[len - 1] == '\n')
 				line[--len] = '\0';
-			err = parse_lld_line(&p, line);
+			err = parse_lld_line(&p, line, len);
 			continue;
 		}
 		if (!in_map && lld_header(line)) {

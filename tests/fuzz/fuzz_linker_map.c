@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Fuzz the GNU ld map parser.  kms_linker_map_read() takes a path, so the
- * input is written to a file first (in a directory made once per process).
+ * Fuzz the map parser, GNU ld's and ld.lld's.  kms_linker_map_read() takes
+ * a path, so the input is written to a file first (in a directory made
+ * once per process).
  */
 #include <stdio.h>
 #include <stdlib.h>

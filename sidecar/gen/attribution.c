@@ -303,6 +303,7 @@ static struct kms_error *add_lto_piece(struct gen *g, uint32_t section,
 	p->end = start + size;
 	p->object = KMS_NONE;
 	p->section = section;
+	p->from_dwarf = false;
 	g->stats.lto_bytes += size;
 	return NULL;
 }

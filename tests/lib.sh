@@ -35,17 +35,17 @@ kms() { $KMS_WRAP "$KMS_BUILD/kallmodsyms" "$@"; }
 # count its failure in this shell.
 shopt -s lastpipe
 
-# as_built: expected lines of a listing (stdin) as this build has them.
-# ThinLTO lays functions out in another order, and gives the functions
+# as_built: expected lines of a listing (stdin) as this build has them;
+# both sides of a check go through it.  Clang lays an object's functions
+# out in another order than GCC: sorted.  ThinLTO also gives the functions
 # nothing outside vmlinux.o references hidden visibility, which the final
-# link makes local: kallsyms says "t" where GCC says "T".  Under
-# KMS_TOOLCHAIN=thinlto both sides of a check go through it: sorted, T as t.
+# link makes local: kallsyms says "t" where GCC says "T".
 as_built() {
-	if [ "${KMS_TOOLCHAIN:-}" = thinlto ]; then
-		sed -E 's/^(([0-9a-f]+ )?)T /\1t /' | LC_ALL=C sort
-	else
-		cat
-	fi
+	case ${KMS_TOOLCHAIN:-} in
+	'') cat ;;
+	thinlto) sed -E 's/^(([0-9a-f]+ )?)T /\1t /' | LC_ALL=C sort ;;
+	*) LC_ALL=C sort ;;
+	esac
 }
 
 fail() {
@@ -151,13 +151,14 @@ fixture() {
 # $kbuild, for Linux $KMS_KERNEL (6.12 by default); the test is skipped
 # where that linux-source is not installed.  KMS_TOOLCHAIN=llvm (or
 # thinlto) builds CONFIG-llvm.config instead, skipping where there is none;
-# $kconfig is the config built.
-need_kernel() {
+# $kconfig is the config built.  kernel_in_run CONFIG: whether this run
+# builds that config (if not, why, on stdout), building nothing.
+kernel_in_run() {
 	local config=$1${KMS_TOOLCHAIN:+-$KMS_TOOLCHAIN}
 
 	[ -f "${KERNEL_TARBALL:-/usr/src/linux-source-${KMS_KERNEL:-6.12}.tar.xz}" ] || {
 		echo "linux-source-${KMS_KERNEL:-6.12} is not installed"
-		exit 77
+		return 1
 	}
 	# tests/run-tests.sh builds only some configs of the other versions
 	# and toolchains.
@@ -165,13 +166,19 @@ need_kernel() {
 	*" $1 "*) ;;
 	*)
 		echo "Linux ${KMS_KERNEL:-6.12} $config: not built in this run (KMS_KERNEL_CONFIGS=$KMS_KERNEL_CONFIGS)"
-		exit 77
+		return 1
 		;;
 	esac
 	[ -f "$tests_dir/kernel/configs/$config.config" ] || {
 		echo "no $config config (KMS_TOOLCHAIN=$KMS_TOOLCHAIN)"
-		exit 77
+		return 1
 	}
+}
+
+need_kernel() {
+	local config=$1${KMS_TOOLCHAIN:+-$KMS_TOOLCHAIN}
+
+	kernel_in_run "$1" || exit 77
 	kbuild=$("$tests_dir/kernel/build.sh" "$config") || {
 		fail "kernel build ($config)"
 		exit 1

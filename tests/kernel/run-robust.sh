@@ -128,6 +128,8 @@ else
 fi
 
 # --- kmemleak ---------------------------------------------------------------
+# Where this run builds no small-debug kernel, the checks above decide.
+kernel_in_run small-debug || finish
 need_kernel small-debug
 cat > guest-kmemleak.sh <<'GUEST'
 mount -t debugfs debugfs /sys/kernel/debug

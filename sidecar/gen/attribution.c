@@ -193,6 +193,30 @@ static struct kms_error *check_in_section(const struct gen *g,
 	return NULL;
 }
 
+/* A new piece at the end of *@pieces (grown as needed), or NULL. */
+static struct piece *append_piece(struct piece **pieces, size_t *nr,
+				  size_t *cap, uint32_t section,
+				  uint64_t start, uint64_t size)
+{
+	struct piece *p;
+
+	if (*nr == *cap) {
+		size_t n = *cap ? 2 * *cap : 1024;
+
+		p = realloc(*pieces, n * sizeof(*p));
+		if (!p)
+			return NULL;
+		*pieces = p;
+		*cap = n;
+	}
+	p = &(*pieces)[(*nr)++];
+	memset(p, 0, sizeof(*p));
+	p->start = start;
+	p->end = start + size;
+	p->section = section;
+	return p;
+}
+
 static struct kms_error *add_piece(struct gen *g, uint32_t section,
 				   uint64_t start, uint64_t size,
 				   const char *file, const char *map_path)
@@ -207,20 +231,11 @@ static struct kms_error *add_piece(struct gen *g, uint32_t section,
 	err = object_index(g, file, &object);
 	if (err)
 		return err;
-	if (g->nr_pieces == g->pieces_cap) {
-		size_t cap = g->pieces_cap ? 2 * g->pieces_cap : 4096;
-
-		p = realloc(g->pieces, cap * sizeof(*p));
-		if (!p)
-			return &kms_error_nomem;
-		g->pieces = p;
-		g->pieces_cap = cap;
-	}
-	p = &g->pieces[g->nr_pieces++];
-	p->start = start;
-	p->end = start + size;
+	p = append_piece(&g->pieces, &g->nr_pieces, &g->pieces_cap, section,
+			 start, size);
+	if (!p)
+		return &kms_error_nomem;
 	p->object = object;
-	p->section = section;
 	p->from_dwarf = g->reading_dwarf;
 	return NULL;
 }
@@ -289,21 +304,11 @@ static struct kms_error *add_lto_piece(struct gen *g, uint32_t section,
 {
 	struct piece *p;
 
-	if (g->nr_lto == g->lto_cap) {
-		size_t cap = g->lto_cap ? 2 * g->lto_cap : 256;
-
-		p = realloc(g->lto, cap * sizeof(*p));
-		if (!p)
-			return &kms_error_nomem;
-		g->lto = p;
-		g->lto_cap = cap;
-	}
-	p = &g->lto[g->nr_lto++];
-	p->start = start;
-	p->end = start + size;
+	p = append_piece(&g->lto, &g->nr_lto, &g->lto_cap, section, start,
+			 size);
+	if (!p)
+		return &kms_error_nomem;
 	p->object = KMS_NONE;
-	p->section = section;
-	p->from_dwarf = false;
 	g->stats.lto_bytes += size;
 	return NULL;
 }

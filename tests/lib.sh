@@ -151,7 +151,8 @@ fixture() {
 # $kbuild, for Linux $KMS_KERNEL (6.12 by default); the test is skipped
 # where that linux-source is not installed.  KMS_TOOLCHAIN=llvm (or
 # thinlto) builds CONFIG-llvm.config instead, skipping where there is none;
-# $kconfig is the config built.  kernel_in_run CONFIG: whether this run
+# $kconfig is the config built, ${kmake_vars[@]} the make variables it
+# was built with.  kernel_in_run CONFIG: whether this run
 # builds that config (if not, why, on stdout), building nothing.
 kernel_in_run() {
 	local config=$1${KMS_TOOLCHAIN:+-$KMS_TOOLCHAIN}
@@ -184,6 +185,10 @@ need_kernel() {
 		exit 1
 	}
 	kconfig=$config
+	# The config's "#make VAR=VALUE" lines (LLVM=-16), for tests that
+	# run make in the tree themselves.
+	mapfile -t kmake_vars < <(sed -n 's/^#make[[:space:]]\+//p' \
+		"$kbuild/../fragment.config")
 }
 
 # plain_only WHAT: tests that boot or relink do it once, with the plain

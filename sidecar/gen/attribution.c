@@ -62,8 +62,6 @@ struct gen {
 	struct kms_strmap modlists;	/* "a b" -> id */
 	struct kms_gen_stats stats;
 
-	/* Objects from DWARF (--dwarf, or an LTO link): pieces may overlap. */
-	bool dwarf_pieces;
 	bool reading_dwarf;	/* the pieces added now are from DWARF */
 	/* An LTO link: the text the maps give to LTO's output, by address */
 	struct piece *lto;
@@ -413,7 +411,6 @@ static struct kms_error *read_maps(struct gen *g)
 		 * still in the map; the compile units of the image's DWARF
 		 * place the rest.
 		 */
-		g->dwarf_pieces = true;
 		err = read_dwarf(g);
 		if (err)
 			err = kms_error_prefix(err,
@@ -526,7 +523,8 @@ static struct kms_error *sort_pieces(struct gen *g)
 	size_t i;
 
 	qsort(g->pieces, g->nr_pieces, sizeof(*g->pieces), compare_pieces);
-	if (g->dwarf_pieces) {
+	/* Objects from DWARF (--dwarf, or an LTO link): pieces may overlap. */
+	if (g->opts->dwarf || g->nr_lto) {
 		/*
 		 * Units that claim the same bytes (rare: an alias emitted
 		 * twice) keep the first claim; what is left over goes on.
@@ -1662,7 +1660,7 @@ struct kms_error *kms_generate(const struct kms_gen_options *opts,
 			       void **ret_blob, size_t *ret_size,
 			       struct kms_gen_stats *ret_stats)
 {
-	struct gen g = { .opts = opts, .dwarf_pieces = opts->dwarf };
+	struct gen g = { .opts = opts };
 	struct kms_tables *check;
 	struct kms_error *err;
 	size_t i;

@@ -67,15 +67,24 @@ static int split(char *line, char **field, int max)
 	return n;
 }
 
-static int parse_hex(const char *s, uint64_t *ret)
+/* Hex digits and nothing else (ld.lld's columns). */
+static int parse_hex_digits(const char *s, uint64_t *ret)
 {
 	char *end;
 
-	if (s[0] != '0' || s[1] != 'x' || !isxdigit((unsigned char)s[2]))
+	if (!isxdigit((unsigned char)s[0]))
 		return -1;
 	errno = 0;
-	*ret = strtoull(s + 2, &end, 16);
+	*ret = strtoull(s, &end, 16);
 	return errno || *end ? -1 : 0;
+}
+
+/* "0x" and hex digits (GNU ld's columns). */
+static int parse_hex(const char *s, uint64_t *ret)
+{
+	if (s[0] != '0' || s[1] != 'x')
+		return -1;
+	return parse_hex_digits(s + 2, ret);
 }
 
 static struct kms_error *add_piece(struct kms_linker_map *map,
@@ -85,7 +94,15 @@ static struct kms_error *add_piece(struct kms_linker_map *map,
 				   uint64_t addr, uint64_t size)
 {
 	struct kms_map_piece *p;
+	size_t i;
 
+	/* File names go into the note's string table. */
+	for (i = 0; file[i]; i++) {
+		if ((unsigned char)file[i] >= 0x7f ||
+		    (unsigned char)file[i] < ' ')
+			return kms_error_fmt("input file of %s at 0x%llx is not printable ASCII",
+					     isec, (unsigned long long)addr);
+	}
 	if (map->nr_pieces == *cap) {
 		size_t ncap = *cap ? 2 * *cap : 4096;
 
@@ -145,12 +162,6 @@ static struct kms_error *parse_line(struct map_parser *p, char *line)
 	if (n != 4 || parse_hex(field[1], &addr) ||
 	    parse_hex(field[2], &size) || !size)
 		return NULL;
-	for (n = 0; field[3][n]; n++) {
-		if ((unsigned char)field[3][n] >= 0x7f ||
-		    (unsigned char)field[3][n] < ' ')
-			return kms_error_fmt("input file of %s at 0x%llx is not printable ASCII",
-					     field[0], (unsigned long long)addr);
-	}
 	return add_piece(p->map, &p->pieces_cap, p->osec, p->osec_addr,
 			 field[0], field[3], addr, size);
 }
@@ -224,17 +235,6 @@ static bool lld_header(const char *line)
 	}
 }
 
-static int parse_lld_hex(const char *s, uint64_t *ret)
-{
-	char *end;
-
-	if (!isxdigit((unsigned char)s[0]))
-		return -1;
-	errno = 0;
-	*ret = strtoull(s, &end, 16);
-	return errno || *end ? -1 : 0;
-}
-
 /*
  * ld.lld spells an archive member as the archive stores it: "lib/lib.a(
  * sort.o)" means lib/sort.o, whether the archive is thin (its paths are
@@ -280,8 +280,8 @@ static struct kms_error *parse_lld_line(struct map_parser *p, char *line,
 	int n;
 
 	n = split(line, field, 4);
-	if (n != 4 || parse_lld_hex(field[0], &addr) ||
-	    parse_lld_hex(field[2], &size))
+	if (n != 4 || parse_hex_digits(field[0], &addr) ||
+	    parse_hex_digits(field[2], &size))
 		return NULL;
 	/* split() ended the field on its separator, or on the line's end. */
 	rest = field[3] + strlen(field[3]);
@@ -314,13 +314,6 @@ static struct kms_error *parse_lld_line(struct map_parser *p, char *line,
 		return NULL;
 	name[len - 1] = '\0';
 	*colon = '\0';
-	for (n = 0; name[n]; n++) {
-		if ((unsigned char)name[n] >= 0x7f ||
-		    (unsigned char)name[n] < ' ')
-			return kms_error_fmt("input file of %s at 0x%llx is not printable ASCII",
-					     colon + 2,
-					     (unsigned long long)addr);
-	}
 	return add_lld_piece(p, colon + 2, name, addr, size);
 }
 

@@ -9,13 +9,15 @@ set -euo pipefail
 packages=(
 	# the tools
 	gcc make libc6-dev libelf-dev libdw-dev libzstd-dev
+	# lint (scripts/check)
+	shellcheck python3-pyflakes
 	# the tests
 	binutils elfutils zstd gawk valgrind python3
 	# the fuzz targets (make fuzz)
 	clang-14 libclang-rt-14-dev
 	# building Linux 6.12 and 6.1
 	linux-source-6.12 linux-source-6.1 bc bison flex libssl-dev cpio
-	xz-utils kmod
+	xz-utils kmod ccache
 	# the clang kernels (make LLVM=-16, ThinLTO)
 	clang-16 lld-16 llvm-16
 	# booting it

@@ -17,6 +17,8 @@
 #   KMS_KERNEL         kernel version, 6.12 (default) or 6.1
 #   KERNEL_TARBALL     source tarball (default: /usr/src/linux-source-VERSION.tar.xz)
 #   JOBS               make -j value (default: nproc)
+#   KMS_NO_CCACHE      set: compile without ccache (CCACHE_DIR: default
+#                      $KALLMODSYMS_CACHE/ccache)
 
 set -euo pipefail
 
@@ -112,9 +114,20 @@ if [ ! -f "$dir/.extracted" ]; then
 fi
 
 mkdir -p "$out"
+# Compilers go through ccache where it is installed, as kernel CI farms
+# build: one cache for every tree under $cache (CCACHE_BASEDIR makes their
+# paths relative, NOHASHDIR lets trees of different keys share objects), so
+# a change to the series or a new config recompiles only what differs.
+ccache_path=
+if [ -z "${KMS_NO_CCACHE:-}" ] && [ -d /usr/lib/ccache ] && command -v ccache > /dev/null; then
+	ccache_path=/usr/lib/ccache:
+	export CCACHE_DIR=${CCACHE_DIR:-$cache/ccache} CCACHE_BASEDIR=$cache
+	export CCACHE_NOHASHDIR=1 CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+fi
 kmake() {
-	make -C "$src" O="$out" ARCH=x86_64 KALLMODSYMS_GEN="$gen" \
-		${make_vars[@]+"${make_vars[@]}"} -j"$jobs" "$@"
+	PATH=$ccache_path$PATH make -C "$src" O="$out" ARCH=x86_64 \
+		KALLMODSYMS_GEN="$gen" ${make_vars[@]+"${make_vars[@]}"} \
+		-j"$jobs" "$@"
 }
 
 # The kernel's own gdb helpers (vmlinux-gdb.py), where configured: "make

@@ -5,7 +5,7 @@
 # (each one error line, no oops, no /proc/kallmodsyms), read
 # /proc/kallmodsyms from 8 readers at once and in small pieces and from
 # offsets (the same bytes as one read), and let kmemleak look at the
-# tables (the small-debug kernel).
+# tables (the small-dwarf kernel).
 . "$(dirname "$0")/../lib.sh"
 . "$tests_dir/kernel/qemu.sh"
 
@@ -128,9 +128,9 @@ else
 fi
 
 # --- kmemleak ---------------------------------------------------------------
-# Where this run builds no small-debug kernel, the checks above decide.
-kernel_in_run small-debug || finish
-need_kernel small-debug
+# Where this run builds no small-dwarf kernel (kmemleak), the checks above decide.
+kernel_in_run small-dwarf || finish
+need_kernel small-dwarf
 cat > guest-kmemleak.sh <<'GUEST'
 mount -t debugfs debugfs /sys/kernel/debug
 echo "@@@ lines"
@@ -155,13 +155,13 @@ if boot "$kbuild/arch/x86/boot/bzImage" initrd-kmemleak.gz kmemleak nokaslr; the
 	grep -q 'kmemleak: Kernel memory leak detector initialized' kmemleak/dmesg ||
 		fail "kmemleak did not start"
 	grep -cE '^(\[ *[0-9.]*\] )?kallmodsyms: [0-9]+ ranges' kmemleak/dmesg > kmemleak/ok
-	[ "$(cat kmemleak/ok)" = 1 ] || fail "small-debug: no kallmodsyms line"
+	[ "$(cat kmemleak/ok)" = 1 ] || fail "small-dwarf: no kallmodsyms line"
 	if grep -E 'BUG|Oops|WARNING|Call Trace' kmemleak/dmesg; then
 		fail "the boot log of the kmemleak run has errors"
 	fi
 	echo "kmemleak: nothing reported"
 else
-	fail "boot of small-debug"
+	fail "boot of small-dwarf (kmemleak)"
 fi
 
 finish

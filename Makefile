@@ -82,16 +82,18 @@ $(O)/kms-mutate: $(O)/tests/unit/kms-mutate.o $(O)/libkms.a
 
 tests: $(PROGS) $(TEST_PROGS)
 
-# The suite runs the plain build, the sanitizer build and valgrind.
+# The suite: the kernels of this run, then every test under the modes,
+# kernels and toolchains it declares (tests/run-tests.sh); scripts/check
+# adds the lint and the time of each phase.
 check: tests
 	$(MAKE) SANITIZE=1 tests
+	tests/run-tests.sh --build-kernels
 	tests/run-tests.sh
 
-# ...and the kernel tests on the ThinLTO kernel too (another build of
-# about five minutes, not in CI's budget).
-check-full: tests
-	$(MAKE) SANITIZE=1 tests
-	KMS_TOOLCHAINS="llvm thinlto" tests/run-tests.sh
+# ...with the defconfig and ThinLTO kernels too (about 25 more minutes of
+# builds on two cores, not in CI's budget).
+check-full: export KMS_EXTRA_KERNELS = 6.12/gcc/defconfig 6.12/thinlto/small
+check-full: check
 
 # Every benchmark, one table of ratios against peers (bench/README.md).
 bench: all

@@ -1,100 +1,207 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Run every tests/*/run-*.sh three times: with the plain build, with the
-# AddressSanitizer+UBSan build, and under valgrind memcheck.  Ends with the
-# line "N passed, N failed" (and skipped) and exits non-zero on failure.
+# Run the tests, each under every part of this run's matrix it declares,
+# two at a time (KMS_JOBS, default nproc); end with one summary line
+# "N passed, N failed, N skipped" and exit non-zero on a failure.
 #
-# usage: tests/run-tests.sh [TEST...]    (names like unit/run-list.sh)
-# Environment: KMS_MODES="plain asan valgrind" (default) to choose modes;
-# KMS_KERNELS="6.12 6.1" (default) the kernel versions the kernel and gdb
-# tests boot (6.1: the small config only, plain mode); KMS_TOOLCHAINS="llvm"
-# (default; "llvm thinlto" for make check-full, "" for none) the clang
-# builds of 6.12's small config they boot again, plain mode.
+# usage: tests/run-tests.sh [--build-kernels] [--list] [TEST...]
+#        (TEST: a name like unit/run-list.sh; default: every tests/*/run-*.sh)
+#   --build-kernels  build (or reuse) every kernel of this run first, each
+#                    with its time; nothing else
+#   --list           print what would run, one line per run, and stop
+#
+# Each test declares where it runs in one line near its top:
+#
+#   # kms-test: modes=plain,asan,valgrind
+#   # kms-test: modes=plain kernels=6.12,6.1 toolchains=gcc,llvm configs=small
+#
+# modes: the builds of the tools it runs under (plain; asan: ASan+UBSan;
+# valgrind: memcheck, leaks are errors).  kernels, toolchains, configs:
+# for a test of test kernels, the Linux versions, compilers and config
+# fragments (tests/kernel/configs) it needs; it runs once for each
+# version and toolchain of this run that has all its configs built.
+# Sanitizer and valgrind modes run on the first kernel and toolchain
+# only: the others add kernels, not code paths.
+#
+# This run's matrix (the one place it is written):
+#   KMS_MODES    tool builds, default "plain asan valgrind"
+#   KMS_KERNELS  the kernels built, as VERSION/TOOLCHAIN/CONFIG words;
+#                default $default_kernels below
+#   KMS_EXTRA_KERNELS  more of them (make check-full: the defconfig and
+#                ThinLTO kernels)
 
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 
+default_kernels="6.12/gcc/small 6.12/gcc/small-dwarf 6.1/gcc/small 6.12/llvm/small"
 modes=${KMS_MODES:-plain asan valgrind}
-if [ $# -gt 0 ]; then
-	tests=("$@")
-else
-	mapfile -t tests < <(cd tests && ls unit/run-*.sh fuzz/run-*.sh kernel/run-*.sh modularity/run-*.sh gdb/run-*.sh 2>/dev/null)
-fi
-
-passed=0 failed=0 skipped=0
+kernels="${KMS_KERNELS:-$default_kernels} ${KMS_EXTRA_KERNELS:-}"
+jobs=${KMS_JOBS:-$(nproc)}
 logdir=${KMS_TEST_LOGS:-$top/build/test-logs}
-mkdir -p "$logdir"
 
-# run_test TEST MODE LABEL [VAR=VALUE...]: run one test, count and report.
-run_test() {
-	local t=$1 mode=$2 label=$3 log start status secs
-	shift 3
-	log=$logdir/$(echo "$t" | tr / -).$label.log
+die() { echo "run-tests.sh: $*" >&2; exit 2; }
+
+# The config fragment that builds CONFIG with TOOLCHAIN (gcc: its own).
+fragment_name() {
+	case $2 in
+	gcc) echo "$1" ;;
+	*) echo "$1-$2" ;;
+	esac
+}
+
+build_kernels() {
+	local k version toolchain config start
+	for k in $kernels; do
+		IFS=/ read -r version toolchain config <<< "$k"
+		start=$(date +%s)
+		KMS_KERNEL=$version tests/kernel/build.sh \
+			"$(fragment_name "$config" "$toolchain")" > /dev/null ||
+			die "cannot build the $k kernel"
+		echo "kernel $k: $(( $(date +%s) - start ))s"
+	done
+}
+
+# field TEST NAME: the value of NAME= in TEST's kms-test line, commas
+# turned into spaces.
+field() {
+	sed -n 's/^# kms-test: //p' "tests/$1" | head -n 1 | tr ' ' '\n' |
+		sed -n "s/^$2=//p" | tr , ' '
+}
+
+has() { case " $1 " in *" $2 "*) return 0 ;; esac; return 1; }
+
+# The configs of this run for VERSION and TOOLCHAIN.
+configs_of() {
+	local k out=
+	for k in $kernels; do
+		case $k in "$1/$2/"*) out="$out ${k##*/}" ;; esac
+	done
+	echo "${out# }"
+}
+
+# plan TEST: one line per run, "TEST MODE VERSION TOOLCHAIN" (- for a
+# test of no kernel).
+plan() {
+	local t=$1 tmodes tkernels ttools tconfigs m v tc c first=1 built
+	grep -q '^# kms-test: ' "tests/$t" || die "tests/$t: no '# kms-test:' line"
+	tmodes=$(field "$t" modes)
+	tkernels=$(field "$t" kernels)
+	ttools=$(field "$t" toolchains)
+	tconfigs=$(field "$t" configs)
+	[ -n "$tmodes" ] || die "tests/$t: no modes= in its kms-test line"
+	if [ -z "$tkernels" ]; then
+		for m in $modes; do
+			has "$tmodes" "$m" && echo "$t $m - -"
+		done
+		return 0
+	fi
+	for v in $(for k in $kernels; do echo "${k%%/*}"; done | awk '!s[$0]++'); do
+		for tc in $(for k in $kernels; do k=${k#*/}; echo "${k%%/*}"; done | awk '!s[$0]++'); do
+			has "$tkernels" "$v" && has "${ttools:-gcc}" "$tc" || continue
+			built=$(configs_of "$v" "$tc")
+			[ -n "$built" ] || continue
+			for c in $tconfigs; do
+				has "$built" "$c" || continue 2
+			done
+			for m in $modes; do
+				has "$tmodes" "$m" || continue
+				[ "$m" = plain ] || [ "$first" = 1 ] || continue
+				echo "$t $m $v $tc"
+			done
+			first=0
+		done
+	done
+}
+
+# run_one TEST MODE VERSION TOOLCHAIN: run it, its log and result into
+# $logdir; print the result line.
+run_one() {
+	local t=$1 mode=$2 version=$3 toolchain=$4 label log start status
+	local build=$top/build wrap= env=()
+	label=$mode
+	[ "$version" = - ] || label="$mode, $version, $toolchain"
+	log=$logdir/$(echo "$t" | tr / -).$(echo "$label" | tr -d ' ' | tr , -).log
+	case $mode in
+	plain) ;;
+	asan)
+		build=$top/build-asan
+		env=(ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=98
+		     UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=98)
+		;;
+	valgrind)
+		wrap="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect"
+		;;
+	*) die "unknown mode $mode" ;;
+	esac
+	if [ "$version" != - ]; then
+		env+=(KMS_KERNEL="$version"
+		      KMS_KERNEL_CONFIGS="$(configs_of "$version" "$toolchain")")
+		[ "$toolchain" = gcc ] || env+=(KMS_TOOLCHAIN="$toolchain")
+	fi
 	start=$(date +%s)
-	env KMS_BUILD="$build" KMS_WRAP="$wrap" KMS_MODE="$mode" "$@" \
-		bash "tests/$t" > "$log" 2>&1
+	env KMS_BUILD="$build" KMS_WRAP="$wrap" KMS_MODE="$mode" \
+		${env[@]+"${env[@]}"} bash "tests/$t" > "$log" 2>&1 < /dev/null
 	status=$?
-	secs=$(( $(date +%s) - start ))
 	case $status in
-	0) echo "PASS: $t [$label] (${secs}s)"; passed=$((passed + 1)) ;;
-	77) echo "SKIP: $t [$label]: $(tail -n 1 "$log")"; skipped=$((skipped + 1)) ;;
+	0) echo "PASS: $t [$label] ($(( $(date +%s) - start ))s)" ;;
+	77) echo "SKIP: $t [$label]: $(tail -n 1 "$log")" ;;
 	*)
 		echo "FAIL: $t [$label] (exit $status), log $log:"
 		sed 's/^/    /' "$log" | tail -n 40
-		failed=$((failed + 1))
 		;;
 	esac
 }
 
-for mode in $modes; do
-	case $mode in
-	plain)
-		build=$top/build wrap= ;;
-	asan)
-		build=$top/build-asan wrap=
-		export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=98
-		export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=98
-		;;
-	valgrind)
-		build=$top/build
-		wrap="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect"
-		;;
-	*)
-		echo "run-tests.sh: unknown mode $mode" >&2
-		exit 2
-		;;
+build_only= list_only=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--build-kernels) build_only=1 ;;
+	--list) list_only=1 ;;
+	--) shift; break ;;
+	-*) die "unknown option $1" ;;
+	*) break ;;
 	esac
-	for t in "${tests[@]}"; do
-		run_test "$t" "$mode" "$mode"
-	done
+	shift
 done
+if [ -n "$build_only" ]; then
+	build_kernels
+	exit
+fi
 
-# The other kernel versions (KMS_KERNELS, default "6.12 6.1"): the kernel
-# and gdb tests again, plain mode, on the small test kernel only (CI time:
-# the other configs are built for 6.12 alone, and their tests skip).
-build=$top/build wrap=
-case " $modes " in *" plain "*) ;; *) KMS_KERNELS=6.12 ;; esac
-for version in ${KMS_KERNELS:-6.12 6.1}; do
-	[ "$version" != 6.12 ] || continue
-	for t in "${tests[@]}"; do
-		case $t in kernel/*|gdb/*) ;; *) continue ;; esac
-		run_test "$t" plain "plain, $version" KMS_KERNEL="$version" \
-			KMS_KERNEL_CONFIGS=small
+if [ $# -gt 0 ]; then
+	tests=("$@")
+else
+	mapfile -t tests < <(cd tests && ls ./*/run-*.sh | sed 's|^\./||')
+fi
+runs=$(for t in "${tests[@]}"; do
+	[ -f "tests/$t" ] || die "tests/$t: no such test"
+	plan "$t" || exit 2
+done) || exit 2
+if [ -n "$list_only" ]; then
+	printf '%s\n' "$runs"
+	exit 0
+fi
+
+rm -rf "$logdir/results"
+mkdir -p "$logdir/results"
+# The kernel tests, the longest, come last in the listing: start them
+# first.  Each run's result is printed whole when it ends.
+n=0
+while read -r t mode version toolchain; do
+	while [ "$(jobs -pr | wc -l)" -ge "$jobs" ]; do
+		wait -n
 	done
-done
+	n=$((n + 1))
+	{
+		run_one "$t" "$mode" "$version" "$toolchain" > "$logdir/results/$n"
+		cat "$logdir/results/$n"
+	} &
+done < <(printf '%s\n' "$runs" | tac)
+wait
 
-# The clang builds (KMS_TOOLCHAINS, default "llvm"; make check-full adds
-# "thinlto"): the kernel and gdb tests again, plain mode, small config.
-case " $modes " in *" plain "*) ;; *) KMS_TOOLCHAINS= ;; esac
-for toolchain in ${KMS_TOOLCHAINS-llvm}; do
-	for t in "${tests[@]}"; do
-		case $t in kernel/*|gdb/*) ;; *) continue ;; esac
-		run_test "$t" plain "plain, $toolchain" \
-			KMS_TOOLCHAIN="$toolchain" KMS_KERNEL_CONFIGS=small
-	done
-done
-
+count() { cat "$logdir"/results/* | grep -c "^$1: "; }
+passed=$(count PASS) failed=$(count FAIL) skipped=$(count SKIP)
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# kms-test: modes=plain,asan,valgrind
 #
 # Replay every seed and every regression input of the fuzz targets through
 # the tools themselves (not the fuzz harnesses), in all three modes: each

@@ -1,14 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# kms-test: modes=plain kernels=6.12 toolchains=gcc configs=small-dwarf
 #
 # gdb-scripts/ with debug info, auto-loaded beside the kernel's own
 # vmlinux-gdb.py: both sets of commands work, and a breakpoint on one of
 # the duplicate kms_sample_show()s gives a full backtrace whose frames carry
 # [module] {objfile}.
 . "$(dirname "$0")/../lib.sh"
+. "$tests_dir/kernel/kernels.sh"
 . "$tests_dir/kernel/qemu.sh"
 
-plain_only gdb
 need_kernel small-dwarf
 command -v gdb > /dev/null || { echo "no gdb" >&2; exit 77; }
 cd "$tmp" || exit 1

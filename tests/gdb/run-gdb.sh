@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# kms-test: modes=plain kernels=6.12,6.1 toolchains=gcc,llvm,thinlto configs=small
 #
 # gdb-scripts/ against the small test kernel: offline on its vmlinux, then
 # over QEMU's gdbstub (loopback only) with KASLR on: lx-kallmodsyms equals
@@ -7,9 +8,9 @@
 # duplicates, a breakpoint in one of them shows its annotation in bt; then
 # stopped before the tables are read, and with a note the kernel refused.
 . "$(dirname "$0")/../lib.sh"
+. "$tests_dir/kernel/kernels.sh"
 . "$tests_dir/kernel/qemu.sh"
 
-plain_only gdb
 need_kernel small
 command -v gdb > /dev/null || { echo "no gdb" >&2; exit 77; }
 cd "$tmp" || exit 1

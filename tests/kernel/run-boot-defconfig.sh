@@ -1,12 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# kms-test: modes=plain kernels=6.12 toolchains=gcc configs=defconfig
 #
 # The real-world case: x86_64 defconfig (IBT, so linked from vmlinux.o)
 # with the series and the fixture, booted in QEMU.
 . "$(dirname "$0")/../lib.sh"
+. "$tests_dir/kernel/kernels.sh"
 . "$tests_dir/kernel/qemu.sh"
 
-plain_only boots
 need_kernel defconfig
 cd "$tmp" || exit 1
 

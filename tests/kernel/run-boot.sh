@@ -1,13 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# kms-test: modes=plain kernels=6.12,6.1 toolchains=gcc,llvm,thinlto configs=small
 #
 # Boot the patched small kernel in QEMU and hold /proc/kallmodsyms against
 # the offline reader, as root and as nobody, with and without KASLR; boot
 # it with damaged notes and see it carry on without the feature.
 . "$(dirname "$0")/../lib.sh"
+. "$tests_dir/kernel/kernels.sh"
 . "$tests_dir/kernel/qemu.sh"
 
-plain_only boots
 need_kernel small
 cd "$tmp" || exit 1
 

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# kms-test: modes=plain,asan kernels=6.12 toolchains=gcc configs=small-dwarf
 #
 # Tables from DWARF alone (kallmodsyms-gen --dwarf: no maps, no .cmd files,
 # no Kconfig), as for a distribution's debug vmlinux, against the tables of
@@ -14,6 +15,7 @@
 # KMS_DWARF_CONFIG=defconfig-dwarf runs it on the defconfig with DWARF 5
 # (a long build, not part of scripts/check).
 . "$(dirname "$0")/../lib.sh"
+. "$tests_dir/kernel/kernels.sh"
 
 need_kernel "${KMS_DWARF_CONFIG:-small-dwarf}"
 cd "$tmp" || exit 1

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# kms-test: modes=plain kernels=6.12 toolchains=gcc,llvm configs=small
 #
 # kallmodsyms export --format=ranges against the kernel's own
 # modules.builtin.ranges (CONFIG_BUILTIN_MODULE_RANGES, written by
@@ -14,8 +15,8 @@
 # KMS_SMALL_BUILD=DIR uses that build of the small config instead of
 # tests/kernel/build.sh small.
 . "$(dirname "$0")/../lib.sh"
+. "$tests_dir/kernel/kernels.sh"
 
-plain_only "a comparison with the kernel's own file"
 if [ -n "${KMS_SMALL_BUILD:-}" ]; then
 	kbuild=$KMS_SMALL_BUILD
 else

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# kms-test: modes=plain kernels=6.12,6.1 toolchains=gcc,llvm,thinlto configs=small
 #
 # Probe one instance of a duplicated static function in a running kernel
 # (the small test kernel, KASLR on, booted in QEMU): the kernel refuses
@@ -11,9 +12,9 @@
 # fire for its own instance only, and the event on kms_sample_a's copy
 # (never run after boot) not at all.
 . "$(dirname "$0")/../lib.sh"
+. "$tests_dir/kernel/kernels.sh"
 . "$tests_dir/kernel/qemu.sh"
 
-plain_only "a boot"
 need_kernel small
 grep -qx 'CONFIG_KPROBE_EVENTS=y' "$kbuild/.config" ||
 	{ echo "$kbuild: no CONFIG_KPROBE_EVENTS"; exit 77; }

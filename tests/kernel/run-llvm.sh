@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# kms-test: modes=plain kernels=6.12 toolchains=llvm configs=small
 #
 # The clang kernel's annotations against the GCC kernel's, same config
 # (small): text symbols of one name from the same object in both builds
@@ -9,10 +10,8 @@
 # of out-of-line functions).  Runs in the LLVM pass (KMS_TOOLCHAIN=llvm),
 # where both kernels are built.
 . "$(dirname "$0")/../lib.sh"
+. "$tests_dir/kernel/kernels.sh"
 
-plain_only "a comparison of two kernel builds"
-[ "${KMS_TOOLCHAIN:-}" = llvm ] ||
-	{ echo "in the clang pass only (KMS_TOOLCHAIN=llvm)"; exit 77; }
 need_kernel small
 llvm=$kbuild
 KMS_TOOLCHAIN= need_kernel small

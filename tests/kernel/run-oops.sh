@@ -1,13 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# kms-test: modes=plain kernels=6.12,6.1 toolchains=gcc,llvm,thinlto configs=small
 #
 # decode on a real call trace: boot the small kernel with
 # kms_sample_a.warn=1, so that kms_sample_a's kms_sample_show() -- one of
 # nine functions of that name -- WARN()s, and decode the log offline.
 . "$(dirname "$0")/../lib.sh"
+. "$tests_dir/kernel/kernels.sh"
 . "$tests_dir/kernel/qemu.sh"
 
-plain_only boots
 need_kernel small
 cd "$tmp" || exit 1
 

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# kms-test: modes=plain kernels=6.12,6.1 toolchains=gcc,llvm,thinlto configs=small
 #
 # The kernel side under stress: boot the small kernel with corrupted notes
 # (each one error line, no oops, no /proc/kallmodsyms), read
@@ -7,9 +8,9 @@
 # offsets (the same bytes as one read), and let kmemleak look at the
 # tables (the small-dwarf kernel).
 . "$(dirname "$0")/../lib.sh"
+. "$tests_dir/kernel/kernels.sh"
 . "$tests_dir/kernel/qemu.sh"
 
-plain_only boots
 need_kernel small
 cd "$tmp" || exit 1
 

@@ -1,10 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# kms-test: modes=plain,asan,valgrind kernels=6.12,6.1 toolchains=gcc,llvm,thinlto configs=small
 #
 # The small test kernel (tests/kernel/configs/small.config): generate
 # its tables, list them, and hold the [module] of every text symbol against
 # the kernel's own modules.builtin.ranges.
 . "$(dirname "$0")/../lib.sh"
+. "$tests_dir/kernel/kernels.sh"
 
 need_kernel small
 cd "$tmp" || exit 1

@@ -1,13 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# kms-test: modes=plain kernels=6.12,6.1 toolchains=gcc,llvm,thinlto configs=small
 #
 # A build whose linked tables do not describe the final vmlinux must fail.
 # In a copy of the small kernel's build tree, relink vmlinux with a
 # generator that writes its objects from a doctored modules.builtin (as if
 # the tables were stale), while the final check reads the real one.
 . "$(dirname "$0")/../lib.sh"
+. "$tests_dir/kernel/kernels.sh"
 
-plain_only relinks
 need_kernel small
 src=$(cd "$kbuild/../src" && pwd)
 

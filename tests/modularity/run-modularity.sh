@@ -1,11 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# kms-test: modes=plain,asan kernels=6.12 toolchains=gcc configs=small
 #
 # The modularity analysis (kms/modularity.h) and kallmodsyms-audit: on a
 # synthetic tree whose Kconfig and Makefiles this test writes, one rule
 # per object, then on the small test kernel.  kconfig's conf comes from the
 # test kernel's build.
 . "$(dirname "$0")/../lib.sh"
+. "$tests_dir/kernel/kernels.sh"
 . "$tests_dir/modularity/mini-tree.sh"
 
 need_kernel small

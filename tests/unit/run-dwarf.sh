@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# kms-test: modes=plain,asan,valgrind
 #
 # kallmodsyms-gen --dwarf on the synthetic tree: objects from the compile
 # units (no map, no .cmd file), modules from a modules.builtin.ranges

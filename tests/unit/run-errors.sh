@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# kms-test: modes=plain,asan,valgrind
 #
 # Bad input: one line naming the file and the problem, a non-zero exit, and
 # nothing left behind.

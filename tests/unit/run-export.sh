@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# kms-test: modes=plain,asan,valgrind
 #
 # export: the tables as 6.12's modules.builtin.ranges (anchor record per
 # code section, offsets from the section's start, one line per run of one

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# kms-test: modes=plain
 #
 # The gdb helpers' port of the notation grammar
 # (gdb-scripts/kallmodsyms_gdb/symspec.py, used by lx-kallmodsyms-lookup)
@@ -8,7 +9,6 @@
 # compared line by line, errors included.  Python only: no gdb, no kernel.
 . "$(dirname "$0")/../lib.sh"
 
-plain_only "a Python test"
 fx=$(fixture relocatable)
 cd "$tmp" || exit 1
 kms_gen -q -f sidecar -o fx.kms "$fx/vmlinux" || fail "generate"

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# kms-test: modes=plain,asan,valgrind
 #
 # Hostile inputs for every tool (issue #7, part 3): each gives one error line
 # naming the file and the problem, exit 1, nothing on stdout, no output file

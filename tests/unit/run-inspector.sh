@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# kms-test: modes=plain,asan,valgrind
 #
 # The inspector's commands on the synthetic tree: find, ambiguous, modules,
 # stats, dump, list filters, lookup by symbol+offset, batch lookups, KASLR,

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# kms-test: modes=plain,asan,valgrind
 #
 # The listing of the synthetic tree: every annotation rule of DESIGN.md.
 # Addresses are left out of the comparison (they depend on the compiler);

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# kms-test: modes=plain,asan,valgrind
 #
 # ld.lld's link maps (LLVM=1 kernels): the same tables as from GNU ld's,
 # for each way of linking the fixture.  In the archive mode vmlinux.o is

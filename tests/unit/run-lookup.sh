@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# kms-test: modes=plain,asan,valgrind
 #
 # lookup: symbol+off/size [modules] {objfile}, in the kernel's %pS notation
 # (sizes to the next symbol's address, "0x0" offsets).

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# kms-test: modes=plain,asan,valgrind
 #
 # Clang ThinLTO: the fixture compiled to bitcode, linked through a thin
 # vmlinux.a by ld.lld as kbuild does.  vmlinux.o's map then names

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# kms-test: modes=plain,asan,valgrind
 #
 # {objfile} names among many objects of one basename: 21 util.o, each with
 # a static show(), more than the generator compares pairwise (16), so the

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# kms-test: modes=plain,asan,valgrind
 #
 # The notations that name one instance of a duplicated symbol (symspec.h),
 # in lookup and find: sym, sym+off/size, sym [mod] {obj}, mod:sym,

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# kms-test: modes=plain,asan,valgrind
 #
 # The three containers (FORMAT.md section 1) give the same tables, the same
 # input gives the same bytes, and adding the note moves nothing.

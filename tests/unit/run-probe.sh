@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# kms-test: modes=plain,asan,valgrind
 #
 # probe: a kprobe_events line for one instance, against a fake copy of the
 # running kernel's /proc/kallmodsyms (the fixture moved by a KASLR offset)

@@ -9,6 +9,7 @@
 #
 # usage: bench/gdb-listing.sh [CONFIG]
 
+# shellcheck source=SCRIPTDIR/lib.sh
 . "$(dirname "$0")/lib.sh"
 cd "$bench_top"
 top=$bench_top
@@ -16,10 +17,10 @@ config=${1:-defconfig}
 
 kbuild=$(tests/kernel/build.sh "$config")
 tmp=$(mktemp -d)
-failures=0
 at_exit_commands=
 at_exit() { at_exit_commands="$*; $at_exit_commands"; }
 trap 'set +e; eval "$at_exit_commands"; [ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
+# shellcheck source=SCRIPTDIR/../tests/kernel/qemu.sh
 . tests/kernel/qemu.sh
 cd "$tmp"
 

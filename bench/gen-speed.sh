@@ -16,6 +16,7 @@
 # Environment: RUNS (default 5); CALLGRIND=0 skips the instruction counts
 # (valgrind --tool=callgrind, a minute per config).
 
+# shellcheck source=SCRIPTDIR/lib.sh
 . "$(dirname "$0")/lib.sh"
 cd "$bench_top"
 

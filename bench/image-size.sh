@@ -7,6 +7,7 @@
 #
 # usage: bench/image-size.sh [CONFIG...]   (default: small defconfig)
 
+# shellcheck source=SCRIPTDIR/lib.sh
 . "$(dirname "$0")/lib.sh"
 cd "$bench_top"
 

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # Sourced by the bench/*.sh scripts.  Every figure is printed beside a peer
 # measured in the same run, as a row of the table bench/run.sh prints:
@@ -10,6 +11,7 @@
 # and details go to stderr, rows to stdout.
 
 set -euo pipefail
+# shellcheck disable=SC2034 # for the benchmarks that source this
 bench_top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 row() {

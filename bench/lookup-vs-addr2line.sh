@@ -11,6 +11,7 @@
 # usage: bench/lookup-vs-addr2line.sh [N]
 # Environment: RUNS (default 3)
 
+# shellcheck source=SCRIPTDIR/lib.sh
 . "$(dirname "$0")/lib.sh"
 cd "$bench_top"
 n=${1:-100000}

@@ -9,7 +9,7 @@
 # usage: bench/run.sh [BENCH...]   (default: all; names as below)
 
 set -uo pipefail
-cd "$(dirname "$0")"
+cd "$(dirname "$0")" || exit 1
 
 benches=("$@")
 [ ${#benches[@]} -gt 0 ] ||

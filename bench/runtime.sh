@@ -12,6 +12,7 @@
 # usage: bench/runtime.sh [CONFIG...]   (default: small defconfig)
 # Environment: ROUNDS (default 51)
 
+# shellcheck source=SCRIPTDIR/lib.sh
 . "$(dirname "$0")/lib.sh"
 cd "$bench_top"
 
@@ -23,6 +24,7 @@ tmp=$(mktemp -d)
 at_exit_commands=
 at_exit() { at_exit_commands="$*; $at_exit_commands"; }
 trap 'set +e; eval "$at_exit_commands"; rm -rf "$tmp"' EXIT
+# shellcheck source=SCRIPTDIR/../tests/kernel/qemu.sh
 . tests/kernel/qemu.sh
 
 gcc -static -O2 -Wall -Wextra -o "$tmp/guest-read" bench/guest-read.c

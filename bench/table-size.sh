@@ -20,6 +20,7 @@
 #
 # usage: bench/table-size.sh [CONFIG...]   (default: small defconfig)
 
+# shellcheck source=SCRIPTDIR/lib.sh
 . "$(dirname "$0")/lib.sh"
 cd "$bench_top"
 

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # Sourced by every tests/*/run-*.sh.  In the style of elfutils' test-subr.sh:
 # a test runs commands and compares their output with what it expects,
@@ -25,6 +26,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/kms-test.XXXXXX")
 # given to at_exit (stopping QEMU, gdb) run first, whatever happened.
 at_exit_commands=
 at_exit() { at_exit_commands="$*; $at_exit_commands"; }
+# shellcheck disable=SC2154 # rc: the trap's own
 trap 'rc=$?; eval "$at_exit_commands"; [ -n "${KMS_KEEP_TMP:-}" ] || rm -rf "$tmp"
 	[ "$failures" = 0 ] || exit 1; exit $rc' EXIT
 

@@ -119,7 +119,7 @@ plan() {
 # $logdir; print the result line.
 run_one() {
 	local t=$1 mode=$2 version=$3 toolchain=$4 label log start status
-	local build=$top/build wrap= env=()
+	local build=$top/build wrap='' env=()
 	label=$mode
 	[ "$version" = - ] || label="$mode, $version, $toolchain"
 	log=$logdir/$(echo "$t" | tr / -).$(echo "$label" | tr -d ' ' | tr , -).log
@@ -154,7 +154,7 @@ run_one() {
 	esac
 }
 
-build_only= list_only=
+build_only='' list_only=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--build-kernels) build_only=1 ;;
@@ -173,7 +173,7 @@ fi
 if [ $# -gt 0 ]; then
 	tests=("$@")
 else
-	mapfile -t tests < <(cd tests && ls ./*/run-*.sh | sed 's|^\./||')
+	mapfile -t tests < <(cd tests && printf '%s\n' ./*/run-*.sh | sed 's|^\./||')
 fi
 runs=$(for t in "${tests[@]}"; do
 	[ -f "tests/$t" ] || die "tests/$t: no such test"

@@ -31,7 +31,7 @@ for t in "$@"; do
 	if [ "$rc" != 0 ]; then
 		status=1
 		grep -E '^(==[0-9]+==ERROR|SUMMARY|.*runtime error)' "$log" | head -5
-		ls "$out/artifacts/$t" | sed 's/^/  artifact: /'
+		find "$out/artifacts/$t" -mindepth 1 -printf '%f\n' | sed 's/^/  artifact: /'
 	fi
 done
 exit $status

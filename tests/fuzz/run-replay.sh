@@ -6,6 +6,7 @@
 # the tools themselves (not the fuzz harnesses), in all three modes: each
 # run exits 0 or 1, a failure says so in one line, leaves no output file,
 # and nothing crashes or trips a sanitizer or valgrind.
+# shellcheck source=SCRIPTDIR/../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
 fx=$(fixture relocatable)

@@ -6,8 +6,11 @@
 # vmlinux-gdb.py: both sets of commands work, and a breakpoint on one of
 # the duplicate kms_sample_show()s gives a full backtrace whose frames carry
 # [module] {objfile}.
+# shellcheck source=SCRIPTDIR/../lib.sh
 . "$(dirname "$0")/../lib.sh"
+# shellcheck source=SCRIPTDIR/../kernel/kernels.sh
 . "$tests_dir/kernel/kernels.sh"
+# shellcheck source=SCRIPTDIR/../kernel/qemu.sh
 . "$tests_dir/kernel/qemu.sh"
 
 need_kernel small-dwarf

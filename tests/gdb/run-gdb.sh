@@ -7,8 +7,11 @@
 # the guest's /proc/kallmodsyms byte for byte, lookups name the samples'
 # duplicates, a breakpoint in one of them shows its annotation in bt; then
 # stopped before the tables are read, and with a note the kernel refused.
+# shellcheck source=SCRIPTDIR/../lib.sh
 . "$(dirname "$0")/../lib.sh"
+# shellcheck source=SCRIPTDIR/../kernel/kernels.sh
 . "$tests_dir/kernel/kernels.sh"
+# shellcheck source=SCRIPTDIR/../kernel/qemu.sh
 . "$tests_dir/kernel/qemu.sh"
 
 need_kernel small
@@ -85,7 +88,7 @@ name=$(grep -obUaP 'kallmodsyms\x00KMS1' "$vmlinux" | head -n 1 | cut -d: -f1)
 [ -n "$name" ] || fail "no note in vmlinux"
 desc=$((name + 12))
 patch_byte() { # FILE OFFSET HEXBYTE
-	printf "\\x$3" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+	printf '%b' "\\x$3" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
 }
 cp "$vmlinux" vmlinux.noname && patch_byte vmlinux.noname "$name" 78
 cp "$vmlinux" vmlinux.version && patch_byte vmlinux.version $((desc + 4)) 02
@@ -149,7 +152,8 @@ wc -l < live/kallmodsyms | check_capture live-count
 [ "$(grep ' T _text$' live/kallmodsyms | cut -d' ' -f1)" != \
   "$(grep ' T _text$' list | cut -d' ' -f1)" ] || fail "KASLR did not move the kernel"
 
-kms lookup -K live/kallmodsyms "$vmlinux" $(sed 's/^/0x/' shows) > lookups ||
+mapfile -t addrs < <(sed 's/^/0x/' shows)
+kms lookup -K live/kallmodsyms "$vmlinux" "${addrs[@]}" > lookups ||
 	fail "kallmodsyms lookup"
 assert_same lookups live-lookups "lx-kallmodsyms-lookup vs kallmodsyms lookup"
 sed 's/+0x0\/0x[0-9a-f]*//' live-lookups > live-lookups.names

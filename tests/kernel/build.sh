@@ -170,7 +170,7 @@ while IFS= read -r line; do
 	esac
 	sym=${want#\# }
 	sym=${sym%%[= ]*}
-	last=$(grep -E "^(# )?$sym[= ]" <<< "$expanded" | tail -n 1)
+	last=$(grep -E "^(# )?${sym}[= ]" <<< "$expanded" | tail -n 1)
 	[ "$last" = "$want" ] || continue
 	case "$want" in
 	'#'*) ! grep -qE "^$sym=" "$out/.config" ;;

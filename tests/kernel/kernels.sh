@@ -1,16 +1,19 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # Sourced (after tests/lib.sh) by the tests of test kernels: which kernel
 # this run gives the test (tests/run-tests.sh sets KMS_KERNEL,
 # KMS_TOOLCHAIN and KMS_KERNEL_CONFIGS from the test's kms-test line),
 # building or reusing it, and the toolchain's effect on listings.
 
+# $tests_dir: tests/lib.sh's.
+# shellcheck disable=SC2154
+
 # need_kernel CONFIG: build (or reuse) the test kernel of that config into
 # $kbuild, for Linux $KMS_KERNEL (6.12 by default); the test is skipped
 # where that linux-source is not installed.  KMS_TOOLCHAIN=llvm (or
 # thinlto) builds CONFIG-llvm.config instead, skipping where there is none;
-# $kconfig is the config built, ${kmake_vars[@]} the make variables it
-# was built with.  kernel_in_run CONFIG: whether this run
+# ${kmake_vars[@]} the make variables it was built with.  kernel_in_run CONFIG: whether this run
 # builds that config (if not, why, on stdout), building nothing.
 kernel_in_run() {
 	local config=$1${KMS_TOOLCHAIN:+-$KMS_TOOLCHAIN}
@@ -42,9 +45,9 @@ need_kernel() {
 		fail "kernel build ($config)"
 		exit 1
 	}
-	kconfig=$config
 	# The config's "#make VAR=VALUE" lines (LLVM=-16), for tests that
 	# run make in the tree themselves.
+	# shellcheck disable=SC2034 # for the tests that run make
 	mapfile -t kmake_vars < <(sed -n 's/^#make[[:space:]]\+//p' \
 		"$kbuild/../fragment.config")
 }

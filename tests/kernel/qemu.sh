@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # Sourced by the boot tests: make a busybox initramfs that runs a guest
 # script, boot a kernel on it in QEMU (TCG), and split what the script wrote.
@@ -6,6 +7,9 @@
 # The guest script writes to stdout, which is the second serial port
 # (/dev/ttyS1, raw): sections start with a line "@@@ NAME".  The console
 # (ttyS0) goes to a log that the tests print when something fails.
+
+# $tmp: tests/lib.sh's, or the script's that sources this.
+# shellcheck disable=SC2154
 
 # make_initramfs OUT GUEST_SCRIPT [PROGRAM...]: PROGRAMs go to /bin.
 make_initramfs() {

@@ -4,8 +4,11 @@
 #
 # The real-world case: x86_64 defconfig (IBT, so linked from vmlinux.o)
 # with the series and the fixture, booted in QEMU.
+# shellcheck source=SCRIPTDIR/../lib.sh
 . "$(dirname "$0")/../lib.sh"
+# shellcheck source=SCRIPTDIR/kernels.sh
 . "$tests_dir/kernel/kernels.sh"
+# shellcheck source=SCRIPTDIR/qemu.sh
 . "$tests_dir/kernel/qemu.sh"
 
 need_kernel defconfig

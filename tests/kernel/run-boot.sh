@@ -5,8 +5,11 @@
 # Boot the patched small kernel in QEMU and hold /proc/kallmodsyms against
 # the offline reader, as root and as nobody, with and without KASLR; boot
 # it with damaged notes and see it carry on without the feature.
+# shellcheck source=SCRIPTDIR/../lib.sh
 . "$(dirname "$0")/../lib.sh"
+# shellcheck source=SCRIPTDIR/kernels.sh
 . "$tests_dir/kernel/kernels.sh"
+# shellcheck source=SCRIPTDIR/qemu.sh
 . "$tests_dir/kernel/qemu.sh"
 
 need_kernel small
@@ -40,7 +43,7 @@ paste -d' ' <(cut -d' ' -f1 nokaslr/kallmodsyms) <(cut -d' ' -f1 kaslr/kallmodsy
 	while read -r a b; do printf '%x\n' $(( 0x$b - 0x$a )); done |
 	sort | uniq -c > shifts
 # Per-CPU symbols (absolute, not relocated) aside, one shift.
-grep -v ' 0$' shifts | wc -l > nshifts
+grep -vc ' 0$' shifts > nshifts
 testrun_compare cat nshifts <<'EOF'
 1
 EOF
@@ -59,7 +62,7 @@ while IFS='|' read -r what offset byte message; do
 		old=$(od -An -tx1 -j $((desc + offset)) -N1 "vmlinux.$what" | tr -d ' ')
 		byte=$(printf '%02x' $(( 0x$old ^ 0xff )))
 	fi
-	printf "\\x$byte" |
+	printf '%b' "\\x$byte" |
 		dd of="vmlinux.$what" bs=1 seek=$((desc + offset)) conv=notrunc status=none
 	if ! boot "vmlinux.$what" initrd-damaged.gz "$what" nokaslr; then
 		fail "boot with a damaged note ($what)"

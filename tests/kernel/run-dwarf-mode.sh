@@ -14,7 +14,9 @@
 #
 # KMS_DWARF_CONFIG=defconfig-dwarf runs it on the defconfig with DWARF 5
 # (a long build, not part of scripts/check).
+# shellcheck source=SCRIPTDIR/../lib.sh
 . "$(dirname "$0")/../lib.sh"
+# shellcheck source=SCRIPTDIR/kernels.sh
 . "$tests_dir/kernel/kernels.sh"
 
 need_kernel "${KMS_DWARF_CONFIG:-small-dwarf}"

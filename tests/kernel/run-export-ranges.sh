@@ -14,7 +14,9 @@
 #
 # KMS_SMALL_BUILD=DIR uses that build of the small config instead of
 # tests/kernel/build.sh small.
+# shellcheck source=SCRIPTDIR/../lib.sh
 . "$(dirname "$0")/../lib.sh"
+# shellcheck source=SCRIPTDIR/kernels.sh
 . "$tests_dir/kernel/kernels.sh"
 
 if [ -n "${KMS_SMALL_BUILD:-}" ]; then

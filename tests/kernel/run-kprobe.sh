@@ -11,8 +11,11 @@
 # userspace (/sys/module/kms_sample_c/parameters/run).  Each event must
 # fire for its own instance only, and the event on kms_sample_a's copy
 # (never run after boot) not at all.
+# shellcheck source=SCRIPTDIR/../lib.sh
 . "$(dirname "$0")/../lib.sh"
+# shellcheck source=SCRIPTDIR/kernels.sh
 . "$tests_dir/kernel/kernels.sh"
+# shellcheck source=SCRIPTDIR/qemu.sh
 . "$tests_dir/kernel/qemu.sh"
 
 need_kernel small

@@ -9,17 +9,20 @@
 # shares a name with another object, and the compilers emit different sets
 # of out-of-line functions).  Runs in the LLVM pass (KMS_TOOLCHAIN=llvm),
 # where both kernels are built.
+# shellcheck source=SCRIPTDIR/../lib.sh
 . "$(dirname "$0")/../lib.sh"
+# shellcheck source=SCRIPTDIR/kernels.sh
 . "$tests_dir/kernel/kernels.sh"
 
+declare -A dirs
 need_kernel small
-llvm=$kbuild
-KMS_TOOLCHAIN= need_kernel small
-gcc=$kbuild
+dirs[llvm]=$kbuild
+KMS_TOOLCHAIN='' need_kernel small
+dirs[gcc]=$kbuild
 cd "$tmp" || exit 1
 
 for b in gcc llvm; do
-	dir=${!b}
+	dir=${dirs[$b]}
 	kms_gen -q -ee -f sidecar -o $b.kms "$dir/vmlinux" > $b.explain ||
 		fail "kallmodsyms-gen -ee on $dir/vmlinux"
 	kms list -t $b.kms "$dir/vmlinux" > $b.list ||

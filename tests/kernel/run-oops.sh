@@ -5,8 +5,11 @@
 # decode on a real call trace: boot the small kernel with
 # kms_sample_a.warn=1, so that kms_sample_a's kms_sample_show() -- one of
 # nine functions of that name -- WARN()s, and decode the log offline.
+# shellcheck source=SCRIPTDIR/../lib.sh
 . "$(dirname "$0")/../lib.sh"
+# shellcheck source=SCRIPTDIR/kernels.sh
 . "$tests_dir/kernel/kernels.sh"
+# shellcheck source=SCRIPTDIR/qemu.sh
 . "$tests_dir/kernel/qemu.sh"
 
 need_kernel small

@@ -7,8 +7,11 @@
 # /proc/kallmodsyms from 8 readers at once and in small pieces and from
 # offsets (the same bytes as one read), and let kmemleak look at the
 # tables (the small-dwarf kernel).
+# shellcheck source=SCRIPTDIR/../lib.sh
 . "$(dirname "$0")/../lib.sh"
+# shellcheck source=SCRIPTDIR/kernels.sh
 . "$tests_dir/kernel/kernels.sh"
+# shellcheck source=SCRIPTDIR/qemu.sh
 . "$tests_dir/kernel/qemu.sh"
 
 need_kernel small

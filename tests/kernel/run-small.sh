@@ -5,7 +5,9 @@
 # The small test kernel (tests/kernel/configs/small.config): generate
 # its tables, list them, and hold the [module] of every text symbol against
 # the kernel's own modules.builtin.ranges.
+# shellcheck source=SCRIPTDIR/../lib.sh
 . "$(dirname "$0")/../lib.sh"
+# shellcheck source=SCRIPTDIR/kernels.sh
 . "$tests_dir/kernel/kernels.sh"
 
 need_kernel small

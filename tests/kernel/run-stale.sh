@@ -6,7 +6,9 @@
 # In a copy of the small kernel's build tree, relink vmlinux with a
 # generator that writes its objects from a doctored modules.builtin (as if
 # the tables were stale), while the final check reads the real one.
+# shellcheck source=SCRIPTDIR/../lib.sh
 . "$(dirname "$0")/../lib.sh"
+# shellcheck source=SCRIPTDIR/kernels.sh
 . "$tests_dir/kernel/kernels.sh"
 
 need_kernel small

@@ -6,8 +6,11 @@
 # synthetic tree whose Kconfig and Makefiles this test writes, one rule
 # per object, then on the small test kernel.  kconfig's conf comes from the
 # test kernel's build.
+# shellcheck source=SCRIPTDIR/../lib.sh
 . "$(dirname "$0")/../lib.sh"
+# shellcheck source=SCRIPTDIR/../kernel/kernels.sh
 . "$tests_dir/kernel/kernels.sh"
+# shellcheck source=SCRIPTDIR/mini-tree.sh
 . "$tests_dir/modularity/mini-tree.sh"
 
 need_kernel small

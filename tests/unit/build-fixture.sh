@@ -22,7 +22,7 @@ mode=$2
 CC=${CC_FIXTURE:-gcc}
 LD=${LD_FIXTURE:-ld}
 # GNU ar's plugin cannot index Debian 12's clang-16 bitcode.
-AR=ar
+AR='ar'
 [ -z "${LTO_FIXTURE:-}" ] || AR=llvm-ar-16
 # ld.lld has no such warning to silence.
 case "$LD" in

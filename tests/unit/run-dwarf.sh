@@ -6,6 +6,7 @@
 # units (no map, no .cmd file), modules from a modules.builtin.ranges
 # written here, from modinfo's file= records and modules.builtin by path;
 # the append container; the rejections.
+# shellcheck source=SCRIPTDIR/../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
 fx=$(fixture relocatable)

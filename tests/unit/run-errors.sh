@@ -4,6 +4,7 @@
 #
 # Bad input: one line naming the file and the problem, a non-zero exit, and
 # nothing left behind.
+# shellcheck source=SCRIPTDIR/../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
 fx=$(fixture relocatable)

@@ -6,6 +6,7 @@
 # code section, offsets from the section's start, one line per run of one
 # module list) and as /proc/kallmodsyms text.  Offsets, which the compiler
 # decides, are checked against the symbols instead of written out.
+# shellcheck source=SCRIPTDIR/../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
 fx=$(fixture relocatable)
@@ -39,6 +40,7 @@ grep -v ' = ' ranges | while read -r sect span mods; do
 	base=$(base_of "$sect")
 	start=$(printf '%x' $((0x$base + 0x${span%-*})))
 	end=$(printf '%x' $((0x$base + 0x${span#*-})))
+	# shellcheck disable=SC2086 # one word per module
 	want=$(printf '[%s] ' $mods)
 	kms lookup -t fx.kms "$v" "$start" "$(printf '%x' $((0x$end - 1)))" |
 		sed -E 's/^[^ ]+ //' | sort -u | sed "s/^/$sect $span: /"

@@ -7,6 +7,7 @@
 # answers as the inspector does: every input of a list, with DWARF (through
 # addr2line, where gdb asks its symtabs) and without, resolved by both and
 # compared line by line, errors included.  Python only: no gdb, no kernel.
+# shellcheck source=SCRIPTDIR/../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
 fx=$(fixture relocatable)

@@ -7,6 +7,7 @@
 # left behind, and no crash.  The table below pairs each command with the
 # exact line it must print; run-errors.sh has the finer-grained corruptions
 # of the note.
+# shellcheck source=SCRIPTDIR/../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
 fx=$(fixture relocatable)

@@ -6,6 +6,7 @@
 # stats, dump, list filters, lookup by symbol+offset, batch lookups, KASLR,
 # and --json.  Addresses and sizes, which the compiler decides, are
 # replaced by ADDR and SIZE.
+# shellcheck source=SCRIPTDIR/../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
 fx=$(fixture relocatable)

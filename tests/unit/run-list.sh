@@ -5,6 +5,7 @@
 # The listing of the synthetic tree: every annotation rule of DESIGN.md.
 # Addresses are left out of the comparison (they depend on the compiler);
 # run-lookup.sh checks them against nm.
+# shellcheck source=SCRIPTDIR/../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
 fx=$(fixture relocatable)

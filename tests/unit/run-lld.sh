@@ -7,6 +7,7 @@
 # linked from a thin vmlinux.a with five members named core.o, as kbuild
 # does; ld.lld spells members as stored ("vmlinux.a(kernel/sched/core.o)",
 # "lib/lib.a(sort.o)"), GNU ld by path.
+# shellcheck source=SCRIPTDIR/../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
 lld=${LLD_FIXTURE:-ld.lld-16}

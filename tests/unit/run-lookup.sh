@@ -4,6 +4,7 @@
 #
 # lookup: symbol+off/size [modules] {objfile}, in the kernel's %pS notation
 # (sizes to the next symbol's address, "0x0" offsets).
+# shellcheck source=SCRIPTDIR/../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
 fx=$(fixture relocatable)

@@ -10,6 +10,7 @@
 # the one without LTO, except for code no unit holds: top-level asm in C
 # (the fixture's ext9_iget.cold and ext9_fill_super.constprop.0 stand-ins)
 # counts as core kernel, with a warning.
+# shellcheck source=SCRIPTDIR/../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
 for tool in clang-16 ld.lld-16 llvm-ar-16; do

@@ -7,6 +7,7 @@
 # names come from its sorted path suffixes.  Each name is the shortest
 # path suffix that no other util.o's path ends with; d01/util.o, a suffix
 # of two others, keeps its whole path and they grow past it.
+# shellcheck source=SCRIPTDIR/../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
 cd "$tmp" || exit 1

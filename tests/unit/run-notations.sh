@@ -6,6 +6,7 @@
 # in lookup and find: sym, sym+off/size, sym [mod] {obj}, mod:sym,
 # path/obj.o:sym, 'file.c'::sym, sym@file.c, sym,N (livepatch sympos); with
 # the fixture's DWARF and without it; and the errors of ambiguous inputs.
+# shellcheck source=SCRIPTDIR/../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
 fx=$(fixture relocatable)

@@ -4,6 +4,7 @@
 #
 # The three containers (FORMAT.md section 1) give the same tables, the same
 # input gives the same bytes, and adding the note moves nothing.
+# shellcheck source=SCRIPTDIR/../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
 fx=$(fixture relocatable)

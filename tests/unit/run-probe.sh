@@ -5,6 +5,7 @@
 # probe: a kprobe_events line for one instance, against a fake copy of the
 # running kernel's /proc/kallmodsyms (the fixture moved by a KASLR offset)
 # and a fake tracefs directory.  Never the host's /proc or tracefs.
+# shellcheck source=SCRIPTDIR/../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
 fx=$(fixture relocatable)

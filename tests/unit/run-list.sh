@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The listing of the synthetic tree: every annotation rule of DESIGN.md.
+# The listing of the synthetic tree: every annotation rule of docs/DESIGN.md.
 # Addresses are left out of the comparison (they depend on the compiler);
 # run-lookup.sh checks them against nm.
 . "$(dirname "$0")/../lib.sh"

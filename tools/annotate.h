@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The annotation rules of DESIGN.md / FORMAT.md section 4, for the
+ * The annotation rules of docs/DESIGN.md / FORMAT.md section 4, for the
  * inspector: which attribution an address has, and how it prints.
  */
 #ifndef KMS_ANNOTATE_H

@@ -85,7 +85,7 @@ $2 ~ /^[tTwW]$/ {
 }
 
 # shares[b, o]: object o holds, in build b, a name that another object of
-# the same [module]s has too (which is when DESIGN.md names objects).
+# the same [module]s has too (which is when docs/DESIGN.md names objects).
 function find_sharing(b,    key, s, list, n, i, j) {
 	for (key in objects_of) {
 		split(key, s, SUBSEP)

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # kms-test: modes=plain,asan,valgrind
 #
-# The listing of the synthetic tree: every annotation rule of DESIGN.md.
+# The listing of the synthetic tree: every annotation rule of docs/DESIGN.md.
 # Addresses are left out of the comparison (they depend on the compiler);
 # run-lookup.sh checks them against nm.
 # shellcheck source=SCRIPTDIR/../lib.sh

@@ -29,7 +29,7 @@ testrun_compare grep -E '^ +[0-9a-f]+ +[0-9a-f]+ +[0-9a-f]+ +[0-9]+ {9}[^ ]*(cor
               90               90        6     1         lib/lib.a(sort.o):(.text)
 EXPECT
 
-# Objects, modules and names as DESIGN.md's rules give them.
+# Objects, modules and names as docs/DESIGN.md's rules give them.
 testrun_compare kms_gen -q -e -f sidecar -o "$tmp/lld.kms" "$fx/vmlinux" <<'EXPECT'
 fs/ext9/inode.o	[ext9] {inode.o}
 init/main.o

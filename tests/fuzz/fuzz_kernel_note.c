@@ -8,41 +8,23 @@
  * accepts, every range is looked up and printed as /proc/kallmodsyms would.
  *
  * Differential check: on the descriptor the kernel picked, the userspace
- * decoder (kms_blob_decode) must agree: a zstd blob one accepts the other
+ * decoder (kms_blob_decode) must agree: a blob one accepts the other
  * accepts, with the same counts.
  */
 #include "kallmodsyms.c"
+#include "notes.h"
 
 /* The kernel file has its own struct kms_tables. */
 #define kms_tables kms_user_tables
 #include <kms/blob.h>
 #undef kms_tables
 
-char kshim_last_log[256];
-char _text[1];
-
-#define NOTES_AREA (1u << 20)
-u8 kshim_notes_area[NOTES_AREA] __attribute__((aligned(4)));
-__asm__(".globl __start_notes\n"
-	".set __start_notes, kshim_notes_area\n"
-	".globl __stop_notes\n"
-	".set __stop_notes, kshim_notes_area + 1048576\n");
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static void reset(void)
-{
-	kvfree(kms.image);
-	memset(&kms, 0, sizeof(kms));
-	kms_ready = false;
-	memset(&kallmodsyms_debug, 0, sizeof(kallmodsyms_debug));
-}
 
 static void differential(const u8 *desc, u32 size)
 {
 	struct kms_user_tables *t = NULL;
 	struct kms_error *err;
-	bool zstd = size >= 12 && get_unaligned_le32(desc + 8) == KMS_FLAG_ZSTD;
 
 	err = kms_blob_decode(desc, size, "fuzz", &t);
 	if (err) {
@@ -53,7 +35,7 @@ static void differential(const u8 *desc, u32 size)
 		kms_error_destroy(err);
 		return;
 	}
-	if (zstd && !kms_ready) {
+	if (!kms_ready) {
 		fprintf(stderr, "userspace accepts a blob the kernel refuses: %s\n",
 			kshim_last_log);
 		abort();
@@ -127,21 +109,11 @@ static int test_note(const uint8_t *data, size_t size)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 #endif
 {
-	size_t padded = (size + 3) & ~(size_t)3;
-	size_t off = NOTES_AREA - padded;
 	const u8 *desc;
 	u32 desc_size = 0, i;
 
-	if (padded > NOTES_AREA - 12)
+	if (!kshim_place_notes(data, size))
 		return -1;
-	/* A padding note (type 0) up to the input, which ends the area. */
-	if (off) {
-		Elf32_Nhdr pad = { 0, (Elf32_Word)(off - 12), 0 };
-
-		memcpy(kshim_notes_area, &pad, sizeof(pad));
-	}
-	memset(kshim_notes_area + NOTES_AREA - 4, 0, 4);
-	memcpy(kshim_notes_area + off, data, size);
 
 	desc = find_note(&desc_size);
 	kallmodsyms_init();
@@ -162,6 +134,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (desc)
 		differential(desc, desc_size);
-	reset();
+	kshim_reset();
 	return 0;
 }

@@ -99,11 +99,68 @@ static inline bool test_bit(unsigned long nr, const unsigned long *map)
 	return map[nr / BITS_PER_LONG] >> (nr % BITS_PER_LONG) & 1;
 }
 
-static inline void sort(void *base, size_t num, size_t size,
+/*
+ * lib/sort.c's heapsort (Linux 6.12), not qsort(): it is not stable, and
+ * the order it leaves equal elements in is the kernel's.
+ */
+static inline void kshim_swap(void *a, void *b, size_t size)
+{
+	unsigned char *x = a, *y = b, t;
+
+	while (size--) {
+		t = *x;
+		*x++ = *y;
+		*y++ = t;
+	}
+}
+static inline size_t kshim_parent(size_t i, unsigned int lsbit, size_t size)
+{
+	i -= size;
+	i -= size & -(i & lsbit);
+	return i / 2;
+}
+static inline void sort(void *base_, size_t num, size_t size,
 			int (*cmp)(const void *, const void *), void *swap)
 {
+	char *base = base_;
+	size_t n = num * size, a = (num / 2) * size;
+	const unsigned int lsbit = size & -size;
+	size_t shift = 0;
+
 	(void)swap;
-	qsort(base, num, size, cmp);
+	if (!a)
+		return;
+	for (;;) {
+		size_t b, c, d;
+
+		if (a) {
+			a -= size << shift;
+		} else if (n > 3 * size) {
+			n -= size;
+			kshim_swap(base, base + n, size);
+			shift = cmp(base + size, base + 2 * size) <= 0;
+			a = size << shift;
+			n -= size;
+			kshim_swap(base + a, base + n, size);
+		} else {
+			break;
+		}
+		for (b = a; c = 2 * b + size, (d = c + size) < n;)
+			b = cmp(base + c, base + d) > 0 ? c : d;
+		if (d == n)
+			b = c;
+		while (b != a && cmp(base + a, base + b) >= 0)
+			b = kshim_parent(b, lsbit, size);
+		c = b;
+		while (b != a) {
+			b = kshim_parent(b, lsbit, size);
+			kshim_swap(base + b, base + c, size);
+		}
+	}
+	n -= size;
+	kshim_swap(base, base + n, size);
+	if (n == size * 2 && cmp(base, base + size) > 0)
+		kshim_swap(base, base + size, size);
 }
 
 /* lib/crc32.c: no pre- or post-inversion. */

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the kernel's link provides kernel/kallmodsyms.c, for the programs
+ * that run it in userspace (fuzz_kernel_note.c, the conformance corpus's
+ * kernel-judge.c); include it after kallmodsyms.c.
+ *
+ * .notes is a 1 MiB area between __start_notes and __stop_notes; the
+ * input is placed at its end, after a padding note, so that reads past
+ * the input hit ASan's redzone.
+ */
+#ifndef KSHIM_NOTES_H
+#define KSHIM_NOTES_H
+
+char kshim_last_log[256];
+char _text[1];
+
+#define KSHIM_NOTES_AREA (1u << 20)
+u8 kshim_notes_area[KSHIM_NOTES_AREA] __attribute__((aligned(4)));
+__asm__(".globl __start_notes\n"
+	".set __start_notes, kshim_notes_area\n"
+	".globl __stop_notes\n"
+	".set __stop_notes, kshim_notes_area + 1048576\n");
+
+/*
+ * Make @data the end of .notes, a padding note (type 0, nobody's) before
+ * it; false when it does not fit.
+ */
+static inline bool kshim_place_notes(const void *data, size_t size)
+{
+	size_t padded = (size + 3) & ~(size_t)3;
+	size_t off = KSHIM_NOTES_AREA - padded;
+
+	if (padded > KSHIM_NOTES_AREA - 12)
+		return false;
+	memcpy(kshim_notes_area,
+	       &(Elf32_Nhdr){ 0, (Elf32_Word)(off - 12), 0 },
+	       sizeof(Elf32_Nhdr));
+	memset(kshim_notes_area + KSHIM_NOTES_AREA - 4, 0, 4);
+	memcpy(kshim_notes_area + off, data, size);
+	return true;
+}
+
+/* Forget what kallmodsyms_init() did, for the next input. */
+static inline void kshim_reset(void)
+{
+	kvfree(kms.image);
+	memset(&kms, 0, sizeof(kms));
+	kms_ready = false;
+	memset(&kallmodsyms_debug, 0, sizeof(kallmodsyms_debug));
+	kshim_last_log[0] = '\0';
+}
+
+#endif /* KSHIM_NOTES_H */

@@ -10,15 +10,15 @@ import struct
 import subprocess
 import zlib
 
-NOTE_NAME = b"kallmodsyms"
-NOTE_TYPE = 0x4B4D5301
-MAGIC = b"KMS1"
-VERSION = 1
-HEADER_SIZE = 32
-FLAG_ZSTD = 0x1
-IMAGE_HEADER_SIZE = 48
-IMAGE_MAX_SIZE = 64 << 20
-NONE = 0xFFFFFFFF
+try:
+    from .constants import (FLAG_ZSTD, FLAGS_KNOWN, HEADER_SIZE,
+                            IMAGE_HEADER_SIZE, IMAGE_MAX_SIZE, MAGIC, NONE,
+                            NOTE_NAME, NOTE_TYPE, OBJECT_SIZE, RANGE_SIZE,
+                            VERSION)
+except ImportError:
+    raise ImportError("kallmodsyms_gdb/constants.py is missing: it is "
+                      "generated from sidecar/include/kms/format.h, run "
+                      "make in the kallmodsyms checkout") from None
 
 
 class KmsError(Exception):
@@ -86,7 +86,7 @@ def decode(desc):
     if version != VERSION:
         raise KmsError("format version %u, these helpers read version %u"
                        % (version, VERSION))
-    if (header_size != HEADER_SIZE or flags & ~FLAG_ZSTD or r0 or r1 or
+    if (header_size != HEADER_SIZE or flags & ~FLAGS_KNOWN or r0 or r1 or
             HEADER_SIZE + payload_size != len(desc) or
             image_size < IMAGE_HEADER_SIZE or image_size > IMAGE_MAX_SIZE):
         raise KmsError("bad note header")
@@ -117,8 +117,8 @@ class Tables:
          self.nr_modules) = hdr[:10]
         extents = []
         for what, off, count, size in (
-                ("ranges", ranges_off, nr_ranges, 8),
-                ("objects", objects_off, nr_objects, 8),
+                ("ranges", ranges_off, nr_ranges, RANGE_SIZE),
+                ("objects", objects_off, nr_objects, OBJECT_SIZE),
                 ("module lists", modlists_off, nr_words, 4),
                 ("strings", strtab_off, strtab_size, 1)):
             end = off + count * size

@@ -173,3 +173,29 @@ $(GDB_CONSTANTS): $(GDB_CONSTANTS).in sidecar/include/kms/format.h
 	  $(CPP) -P -Isidecar/include -x c $< | \
 	  sed -E -e 's/\b(0x[0-9a-fA-F]+|[0-9]+)[uU]\b/\1/g' -e '/^$$/d'; \
 	} > $@.tmp && mv $@.tmp $@
+
+## The conformance corpus (FORMAT.md 7, tests/conformance/): its
+## generator, and the verdict drivers of the C library and of the kernel's
+## parser (extracted from the series, over tests/fuzz/kshim, with $(CC)).
+CONF_PROGS := $(O)/kms-mkcorpus $(O)/kms-judge $(O)/kms-kernel-judge
+
+tests: $(CONF_PROGS)
+
+$(O)/kms-mkcorpus: $(O)/tests/conformance/mkcorpus.o $(O)/libkms.a
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(O)/kms-judge: $(O)/tests/conformance/judge.o $(O)/libkms.a
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(O)/kernel/kernel/kallmodsyms.c: $(FUZZ_PATCHES) tests/fuzz/extract-kernel.sh
+	tests/fuzz/extract-kernel.sh kernel-patches/6.12 $(O)/kernel
+
+$(O)/kms-kernel-judge: tests/conformance/kernel-judge.c \
+		$(O)/kernel/kernel/kallmodsyms.c $(O)/libkms.a \
+		$(wildcard tests/fuzz/kshim/*.h tests/fuzz/kshim/*/*.h)
+	$(CC) -std=gnu11 $(CFLAGS) $(SAN_FLAGS) -D_GNU_SOURCE -MMD -MP \
+		-Isidecar/include -Itests/fuzz/kshim -I$(O)/kernel/include \
+		-I$(O)/kernel/kernel -o $@ $< $(O)/libkms.a $(LDLIBS)
+
+-include $(O)/tests/conformance/mkcorpus.d $(O)/tests/conformance/judge.d \
+	 $(O)/kms-kernel-judge.d

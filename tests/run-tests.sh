@@ -20,7 +20,7 @@ modes=${KMS_MODES:-plain asan valgrind}
 if [ $# -gt 0 ]; then
 	tests=("$@")
 else
-	mapfile -t tests < <(cd tests && ls unit/run-*.sh fuzz/run-*.sh kernel/run-*.sh modularity/run-*.sh gdb/run-*.sh 2>/dev/null)
+	mapfile -t tests < <(cd tests && ls unit/run-*.sh conformance/run-*.sh fuzz/run-*.sh kernel/run-*.sh modularity/run-*.sh gdb/run-*.sh 2>/dev/null)
 fi
 
 passed=0 failed=0 skipped=0

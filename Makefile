@@ -174,6 +174,11 @@ $(GDB_CONSTANTS): $(GDB_CONSTANTS).in sidecar/include/kms/format.h
 	  sed -E -e 's/\b(0x[0-9a-fA-F]+|[0-9]+)[uU]\b/\1/g' -e '/^$$/d'; \
 	} > $@.tmp && mv $@.tmp $@
 
+clean: clean-gdb-constants
+clean-gdb-constants:
+	rm -f $(GDB_CONSTANTS)
+.PHONY: clean-gdb-constants
+
 ## The conformance corpus (FORMAT.md 7, tests/conformance/): its
 ## generator, and the verdict drivers of the C library and of the kernel's
 ## parser (extracted from the series, over tests/fuzz/kshim, with $(CC)).

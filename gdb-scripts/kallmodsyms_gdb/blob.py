@@ -6,23 +6,43 @@ tests share it.  Every check of the format document is made before a table
 is used: a blob that breaks one is refused with KmsError, never half-read.
 """
 
+import re
 import struct
 import subprocess
 import zlib
 
-NOTE_NAME = b"kallmodsyms"
-NOTE_TYPE = 0x4B4D5301
-MAGIC = b"KMS1"
-VERSION = 1
-HEADER_SIZE = 32
-FLAG_ZSTD = 0x1
-IMAGE_HEADER_SIZE = 48
-IMAGE_MAX_SIZE = 64 << 20
-NONE = 0xFFFFFFFF
+try:
+    from .constants import (FLAG_ZSTD, FLAGS_KNOWN, HEADER_SIZE,
+                            IMAGE_HEADER_SIZE, IMAGE_MAX_SIZE, MAGIC, NONE,
+                            NOTE_NAME, NOTE_TYPE, OBJECT_SIZE, RANGE_SIZE,
+                            VERSION)
+except ImportError:
+    raise ImportError("kallmodsyms_gdb/constants.py is missing: it is "
+                      "generated from sidecar/include/kms/format.h, run "
+                      "make in the kallmodsyms checkout") from None
+
+# The reason classes of FORMAT.md section 7: every refusal names one.
+REASONS = ("no-note", "bad-header", "bad-version", "bad-frame", "bad-zstd",
+           "bad-checksum", "bad-image-header", "bad-offset", "overlap",
+           "bad-strtab", "bad-modlist", "bad-object", "bad-range")
+
+# zstd's frame format (RFC 8878): what FORMAT.md's "one frame" rests on.
+_ZSTD_MAGIC = 0xFD2FB528
+_ZSTD_SKIPPABLE_MASK = 0xFFFFFFF0
+_ZSTD_SKIPPABLE_MAGIC = 0x184D2A50
+
+# How decode() decompresses: "zstandard" (the Python module), "program"
+# (the zstd program), or None: the module when it is there.
+DECOMPRESSORS = ("zstandard", "program")
 
 
 class KmsError(Exception):
-    """A problem with the input, phrased for the user (one line)."""
+    """A problem with the input, phrased for the user (one line).  When it
+    is a refused blob, reason is its class (REASONS)."""
+
+    def __init__(self, message, reason=None):
+        super().__init__(message)
+        self.reason = reason
 
 
 def find_note(notes, byteorder="<"):
@@ -42,64 +62,129 @@ def find_note(notes, byteorder="<"):
     return None
 
 
-def _decompress(payload, image_size):
+def _frame_content_size(payload):
+    """The content size the payload's one zstd frame declares; KmsError
+    unless the payload is exactly one frame that declares it (the checks
+    of libzstd's ZSTD_getFrameHeader() and ZSTD_findFrameCompressedSize(),
+    made here so that every way of decompressing sees the same frame)."""
+    def bad(what):
+        return KmsError("payload is not one zstd frame of the image size: "
+                        + what, "bad-frame")
+    if len(payload) < 4:
+        raise bad("%u bytes" % len(payload))
+    magic, = struct.unpack_from("<I", payload, 0)
+    if magic & _ZSTD_SKIPPABLE_MASK == _ZSTD_SKIPPABLE_MAGIC:
+        raise bad("a skippable frame")
+    if magic != _ZSTD_MAGIC:
+        raise bad("no zstd frame magic")
+    if len(payload) < 5:
+        raise bad("truncated frame header")
+    fhd = payload[4]
+    single_segment = fhd >> 5 & 1
+    if fhd & 0x08:
+        raise bad("reserved frame header bit set")
+    fcs_size = (single_segment, 2, 4, 8)[fhd >> 6]
+    pos = 5 + (not single_segment) + (0, 1, 2, 4)[fhd & 3]
+    if not fcs_size:
+        raise bad("no content size")
+    if pos + fcs_size > len(payload):
+        raise bad("truncated frame header")
+    content = int.from_bytes(payload[pos:pos + fcs_size], "little")
+    content += 256 if fcs_size == 2 else 0
+    pos += fcs_size
+    while True:
+        if pos + 3 > len(payload):
+            raise bad("truncated frame")
+        block = int.from_bytes(payload[pos:pos + 3], "little")
+        btype = block >> 1 & 3
+        if btype == 3:
+            raise bad("reserved block type")
+        pos += 3 + (1 if btype == 1 else block >> 3)
+        if block & 1:
+            break
+    pos += 4 if fhd & 0x04 else 0
+    if pos > len(payload):
+        raise bad("truncated frame")
+    if pos != len(payload):
+        raise bad("%u bytes after the frame" % (len(payload) - pos))
+    return content
+
+
+def _zstd_module():
     try:
         import zstandard
     except ImportError:
-        zstandard = None
+        return None
+    return zstandard
+
+
+def _decompress(payload, image_size, decompressor):
+    """The image of a payload whose frame _frame_content_size() checked;
+    KmsError unless it decompresses to exactly image_size bytes."""
+    if decompressor not in (None,) + DECOMPRESSORS:
+        raise ValueError("decompressor %r is none of %s"
+                         % (decompressor, ", ".join(DECOMPRESSORS)))
+    zstandard = None
+    if decompressor in (None, "zstandard"):
+        zstandard = _zstd_module()
+        if zstandard is None and decompressor:
+            raise KmsError("no Python zstandard module (python3-zstandard)")
     if zstandard:
         try:
-            params = zstandard.get_frame_parameters(payload)
-            if params.content_size != image_size:
-                raise KmsError("payload is not a zstd frame of the image size")
-            return zstandard.ZstdDecompressor().decompress(
+            image = zstandard.ZstdDecompressor().decompress(
                 payload, max_output_size=image_size)
         except zstandard.ZstdError as e:
-            raise KmsError("zstd frame does not decompress: %s" % e) from None
-    try:
-        import zstd
-    except ImportError:
-        zstd = None
-    if zstd:
+            raise KmsError("zstd frame does not decompress: %s" % e,
+                           "bad-zstd") from None
+    else:
         try:
-            return zstd.decompress(payload)
-        except zstd.Error as e:
-            raise KmsError("zstd frame does not decompress: %s" % e) from None
-    try:
-        proc = subprocess.run(["zstd", "-q", "-d", "-c"], input=payload,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              check=False)
-    except OSError:
-        raise KmsError("cannot decompress: no Python zstandard module "
-                       "(python3-zstandard) and no zstd program") from None
-    if proc.returncode:
-        raise KmsError("zstd frame does not decompress")
-    return proc.stdout
+            proc = subprocess.run(["zstd", "-q", "-d", "-c"], input=payload,
+                                  stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, check=False)
+        except OSError:
+            raise KmsError("cannot decompress: no Python zstandard module "
+                           "(python3-zstandard) and no zstd program") from None
+        if proc.returncode:
+            raise KmsError("zstd frame does not decompress", "bad-zstd")
+        image = proc.stdout
+    if len(image) != image_size:
+        raise KmsError("zstd frame decompresses to %u bytes, not %u"
+                       % (len(image), image_size), "bad-zstd")
+    return image
 
 
-def decode(desc):
-    """The image (bytes) of a blob: header checks, decompression, CRC."""
+def decode(desc, decompressor=None):
+    """The image (bytes) of a blob: header checks, decompression, CRC.
+    decompressor: one of DECOMPRESSORS to force a way, None for the best."""
+    if desc is None:
+        raise KmsError("no kallmodsyms note", "no-note")
     if len(desc) < HEADER_SIZE or desc[:4] != MAGIC:
-        raise KmsError("bad note header")
+        raise KmsError("bad note header", "bad-header")
     version, header_size, flags, payload_size, image_size, crc, r0, r1 = \
         struct.unpack_from("<HHIIIIII", desc, 4)
     if version != VERSION:
         raise KmsError("format version %u, these helpers read version %u"
-                       % (version, VERSION))
-    if (header_size != HEADER_SIZE or flags & ~FLAG_ZSTD or r0 or r1 or
+                       % (version, VERSION), "bad-version")
+    if (header_size != HEADER_SIZE or flags & ~FLAGS_KNOWN or r0 or r1 or
             HEADER_SIZE + payload_size != len(desc) or
-            image_size < IMAGE_HEADER_SIZE or image_size > IMAGE_MAX_SIZE):
-        raise KmsError("bad note header")
+            image_size < IMAGE_HEADER_SIZE or image_size > IMAGE_MAX_SIZE or
+            (not flags & FLAG_ZSTD and payload_size != image_size)):
+        raise KmsError("bad note header", "bad-header")
     payload = bytes(desc[HEADER_SIZE:])
     if flags & FLAG_ZSTD:
-        image = _decompress(payload, image_size)
+        if _frame_content_size(payload) != image_size:
+            raise KmsError("payload is not one zstd frame of the image size",
+                           "bad-frame")
+        image = _decompress(payload, image_size, decompressor)
     else:
         image = payload
-    if len(image) != image_size:
-        raise KmsError("payload is not a zstd frame of the image size")
     if zlib.crc32(image) & 0xFFFFFFFF != crc:
-        raise KmsError("image checksum mismatch")
+        raise KmsError("image checksum mismatch", "bad-checksum")
     return image
+
+
+# A string table byte that is neither NUL nor printable ASCII (FORMAT.md 3.4).
+_NOT_PRINTABLE = re.compile(rb"[^\x00\x21-\x7e]")
 
 
 class Tables:
@@ -108,35 +193,37 @@ class Tables:
     def __init__(self, image):
         image = bytes(image)
         if len(image) < IMAGE_HEADER_SIZE:
-            raise KmsError("image is shorter than its header")
+            raise KmsError("image is shorter than its header", "bad-header")
         hdr = struct.unpack_from("<12I", image, 0)
         if hdr[10] or hdr[11]:
-            raise KmsError("reserved image header fields are set")
+            raise KmsError("reserved image header fields are set",
+                           "bad-image-header")
         (self.text_size, nr_ranges, ranges_off, nr_objects, objects_off,
          nr_words, modlists_off, strtab_size, strtab_off,
          self.nr_modules) = hdr[:10]
         extents = []
         for what, off, count, size in (
-                ("ranges", ranges_off, nr_ranges, 8),
-                ("objects", objects_off, nr_objects, 8),
+                ("ranges", ranges_off, nr_ranges, RANGE_SIZE),
+                ("objects", objects_off, nr_objects, OBJECT_SIZE),
                 ("module lists", modlists_off, nr_words, 4),
                 ("strings", strtab_off, strtab_size, 1)):
             end = off + count * size
             if off % 4 or off < IMAGE_HEADER_SIZE or end > len(image):
                 raise KmsError("%s (offset %u, %u bytes) lie outside the image"
-                               % (what, off, count * size))
+                               % (what, off, count * size), "bad-offset")
             extents.append((off, end))
         extents.sort()
         for a, b in zip(extents, extents[1:]):
             if b[0] < a[1]:
-                raise KmsError("tables overlap")
+                raise KmsError("tables overlap", "overlap")
 
         strtab = image[strtab_off:strtab_off + strtab_size]
         if not strtab or strtab[-1] != 0:
-            raise KmsError("string table is not NUL-terminated")
-        for i, c in enumerate(strtab):
-            if c and (c <= 0x20 or c >= 0x7F):
-                raise KmsError("string table byte %u is not printable" % i)
+            raise KmsError("string table is not NUL-terminated", "bad-strtab")
+        bad = _NOT_PRINTABLE.search(strtab)
+        if bad:
+            raise KmsError("string table byte %u is not printable"
+                           % bad.start(), "bad-strtab")
         self._strtab = strtab
 
         words = struct.unpack_from("<%uI" % nr_words, image, modlists_off)
@@ -145,11 +232,14 @@ class Tables:
         while i < nr_words:
             n = words[i]
             if not n or n > nr_words - i - 1:
-                raise KmsError("module list at word %u is malformed" % i)
-            names = [self._string(off, "module list at word %u" % i)
+                raise KmsError("module list at word %u is malformed" % i,
+                               "bad-modlist")
+            names = [self._string(off, "module list at word %u" % i,
+                                  "bad-modlist")
                      for off in words[i + 1:i + 1 + n]]
             if any(a >= b for a, b in zip(names, names[1:])):
-                raise KmsError("module list at word %u is malformed" % i)
+                raise KmsError("module list at word %u is malformed" % i,
+                               "bad-modlist")
             self._lists[i] = names
             i += n + 1
 
@@ -159,10 +249,11 @@ class Tables:
         for k in range(nr_objects):
             lst, name = obj_words[2 * k], obj_words[2 * k + 1]
             if lst != NONE and lst not in self._lists:
-                raise KmsError("object %u is malformed" % k)
+                raise KmsError("object %u is malformed" % k, "bad-object")
             self.objects.append((
                 self._lists[lst] if lst != NONE else [],
-                self._string(name, "object %u" % k) if name != NONE else None))
+                self._string(name, "object %u" % k, "bad-object")
+                if name != NONE else None))
 
         range_words = struct.unpack_from("<%uI" % (2 * nr_ranges), image,
                                          ranges_off)
@@ -174,13 +265,15 @@ class Tables:
                     start >= self.text_size or
                     (obj != NONE and obj >= nr_objects) or
                     (k and obj == self.range_objects[k - 1])):
-                raise KmsError("range %u is malformed" % k)
+                raise KmsError("range %u is malformed" % k, "bad-range")
         self.image_size = len(image)
+        self.nr_modlist_words = nr_words
+        self.strtab_size = strtab_size
 
-    def _string(self, off, what):
+    def _string(self, off, what, reason):
         s = self._strtab
         if off >= len(s) or not s[off] or (off and s[off - 1]):
-            raise KmsError("%s is malformed" % what)
+            raise KmsError("%s is malformed" % what, reason)
         return s[off:s.index(b"\0", off)].decode("ascii")
 
     def object_at(self, offset):

@@ -8,7 +8,8 @@ import gdb
 from gdb.FrameDecorator import FrameDecorator
 
 from . import symspec
-from .blob import NONE, KmsError
+from .blob import KmsError
+from .constants import NONE
 from .target import Kernel
 
 TEXT_TYPES = "tTwW"

@@ -18,7 +18,8 @@ guessed."""
 
 import re
 
-NONE = 0xffffffff
+from .constants import NONE
+
 TEXT_TYPES = "tTwW"
 
 

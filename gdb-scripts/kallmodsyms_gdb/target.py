@@ -14,7 +14,9 @@ import struct
 import gdb
 
 from . import kallsyms
-from .blob import VERSION, KmsError, Tables, decode, find_note
+from .blob import KmsError, Tables, decode, find_note
+from .constants import (DEBUG_IMAGE, DEBUG_STATE, DEBUG_SYMBOL, DEBUG_VERSION,
+                        VERSION)
 from .elf import ElfFile
 
 # x86-64 moves the kernel by multiples of CONFIG_PHYSICAL_ALIGN (at least
@@ -161,16 +163,18 @@ class Kernel:
         """The tables the kernel uses, and a notice to print, or None."""
         if self.use_file or not self.live:
             return self.file_tables(), None
-        debug = self.symbol("kallmodsyms_debug")
+        debug = self.symbol(DEBUG_SYMBOL)
         if debug is None:
             self.file_tables()  # says "built without" if it has no note
-            raise KmsError("%s has a kallmodsyms note but no kallmodsyms_debug"
-                           " to find the kernel's tables; --file reads the "
-                           "note" % self.elf.path)
-        fmt = self.byteorder + "Ii" + ("Q" if self.pointer_size == 8 else "I") \
-            + "I"
-        version, state, image, size = struct.unpack(
-            fmt, self.read(debug, struct.calcsize(fmt)))
+            raise KmsError("%s has a kallmodsyms note but no %s to find the "
+                           "kernel's tables; --file reads the note"
+                           % (self.elf.path, DEBUG_SYMBOL))
+        # FORMAT.md 5: version, state, the image's address, its size.
+        bo, ptr = self.byteorder, "Q" if self.pointer_size == 8 else "I"
+        raw = self.read(debug, DEBUG_IMAGE + self.pointer_size + 4)
+        version, = struct.unpack_from(bo + "I", raw, DEBUG_VERSION)
+        state, = struct.unpack_from(bo + "i", raw, DEBUG_STATE)
+        image, size = struct.unpack_from(bo + ptr + "I", raw, DEBUG_IMAGE)
         if state == 0:
             return self.file_tables(), (
                 "the kernel has not read its tables yet (it is stopped "

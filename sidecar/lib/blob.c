@@ -297,10 +297,16 @@ struct kms_error *kms_blob_decode(const void *blob, size_t size,
 			goto fail;
 		}
 		/* One frame (FORMAT.md 2): nothing after it, not even an
-		 * empty or skippable frame. */
+		 * empty or skippable frame, and all of it. */
 		got = ZSTD_findFrameCompressedSize(hdr + KMS_HEADER_SIZE,
 						   payload_size);
-		if (!ZSTD_isError(got) && got != payload_size) {
+		if (ZSTD_isError(got)) {
+			err = kms_error_file(origin,
+					     "note: payload is not one whole zstd frame: %s",
+					     ZSTD_getErrorName(got));
+			goto fail;
+		}
+		if (got != payload_size) {
 			err = kms_error_file(origin,
 					     "note: %zu bytes after the zstd frame",
 					     payload_size - got);

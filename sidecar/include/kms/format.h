@@ -50,4 +50,13 @@
 /* "No object", "no module list", "no name". */
 #define KMS_NONE		0xffffffffu
 
+/*
+ * struct kallmodsyms_debug in a running kernel (FORMAT.md 5): field
+ * offsets; image_size follows the pointer, at 8 + pointer size.
+ */
+#define KMS_DEBUG_SYMBOL	"kallmodsyms_debug"
+#define KMS_DEBUG_VERSION	0
+#define KMS_DEBUG_STATE		4
+#define KMS_DEBUG_IMAGE		8
+
 #endif /* KMS_FORMAT_H */

@@ -1,0 +1,1001 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Write the conformance corpus (FORMAT.md section 7): note files that every
+ * reader must judge the same way, and the verdict file that says how.
+ *
+ *   kms-mkcorpus OUTDIR [REGRESSION.kms...]
+ *
+ * writes OUTDIR/corpus/NAME.kms and OUTDIR/verdicts.  Each case breaks at
+ * most one rule of FORMAT.md, so that its reason class is unambiguous; an
+ * accepted case's verdict carries the counts of its image header.  The
+ * REGRESSION files (inputs that once split the readers) are copied in as
+ * fuzz-NAME.kms, refused as bad-frame.  The same libzstd gives the same
+ * bytes: run-conformance.sh regenerates the corpus and compares.
+ */
+#define ZSTD_STATIC_LINKING_ONLY
+#include <errno.h>
+#include <libgen.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <zstd.h>
+
+#include <kms/blob.h>
+#include <kms/crc32.h>
+#include <kms/format.h>
+#include <kms/util.h>
+
+/* A growable byte buffer. */
+struct buf {
+	unsigned char *p;
+	size_t len, cap;
+};
+
+static const char *outdir;
+static FILE *verdicts;
+
+static void die(const char *fmt, ...) KMS_PRINTF(1, 2) __attribute__((noreturn));
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fputs("kms-mkcorpus: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+	exit(1);
+}
+
+static void check(struct kms_error *err)
+{
+	if (err)
+		die("%s", err->message);
+}
+
+static void append(struct buf *b, const void *data, size_t len)
+{
+	check(KMS_RESERVE(b->p, b->cap, b->len + len + 1));
+	if (len)
+		memcpy(b->p + b->len, data, len);
+	b->len += len;
+}
+
+static void append_le32(struct buf *b, uint32_t v)
+{
+	unsigned char w[4];
+
+	kms_put_le32(w, v);
+	append(b, w, 4);
+}
+
+static void pad4(struct buf *b)
+{
+	static const unsigned char zero[4];
+
+	append(b, zero, (4 - b->len % 4) % 4);
+}
+
+static void put_le32(struct buf *b, size_t off, uint32_t v)
+{
+	if (off + 4 > b->len)
+		die("internal error: patch at %zu past %zu bytes", off, b->len);
+	kms_put_le32(b->p + off, v);
+}
+
+static struct buf copy(const struct buf *b)
+{
+	struct buf c = { 0 };
+
+	append(&c, b->p, b->len);
+	return c;
+}
+
+static void release(struct buf *b)
+{
+	free(b->p);
+	*b = (struct buf){ 0 };
+}
+
+/*
+ * The tables of the images, in host byte order, and where the arrays go.
+ * Every array is placed in the writer's order unless an offset is given.
+ */
+struct spec {
+	uint32_t text_size;
+	uint32_t nr_ranges;
+	const uint32_t *ranges;		/* start, object pairs */
+	uint32_t nr_objects;
+	const uint32_t *objects;	/* modlist, name pairs */
+	uint32_t nr_words;
+	const uint32_t *words;
+	uint32_t strtab_size;
+	const char *strtab;
+	uint32_t nr_modules;
+};
+
+/* The image's arrays, and their offset fields in the image header. */
+enum { RANGES, OBJECTS, MODLISTS, STRTAB };
+static const unsigned int offset_field[] = {
+	KMS_IMG_RANGES_OFF, KMS_IMG_OBJECTS_OFF, KMS_IMG_MODLISTS_OFF,
+	KMS_IMG_STRTAB_OFF
+};
+
+/*
+ * The strings of the sample tables.  Offsets: ext4 0, jbd2 5,
+ * crc32c_generic 10, one/util.o 25, two/util.o 36, fs/inode.o 47.
+ */
+static const char sample_strtab[] =
+	"ext4\0jbd2\0crc32c_generic\0one/util.o\0two/util.o\0fs/inode.o";
+#define S_EXT4 0
+#define S_JBD2 5
+#define S_CRC 10
+#define S_ONE 25
+#define S_TWO 36
+#define S_INODE 47
+
+/* Lists: [ext4] at 0, [ext4] [jbd2] at 2, [crc32c_generic] at 5. */
+static const uint32_t sample_words[] = {
+	1, S_EXT4, 2, S_EXT4, S_JBD2, 1, S_CRC,
+};
+
+/* Every kind of attribution, the last with neither list nor name. */
+static const uint32_t sample_objects[] = {
+	0, KMS_NONE,		/* [ext4] */
+	2, S_ONE,		/* [ext4] [jbd2] {one/util.o} */
+	KMS_NONE, S_TWO,	/* {two/util.o} */
+	5, KMS_NONE,		/* [crc32c_generic] */
+	KMS_NONE, S_INODE,	/* {fs/inode.o} */
+	KMS_NONE, KMS_NONE,	/* nothing to print */
+};
+
+/* Ranges, with a gap (no object) and an object used twice. */
+static const uint32_t sample_ranges[] = {
+	0x10, 0, 0x40, KMS_NONE, 0x80, 1, 0x100, 2, 0x180, 0,
+	0x200, 3, 0x280, 4, 0x2c0, 5,
+};
+
+static const struct spec sample = {
+	.text_size = 0x300,
+	.nr_ranges = sizeof(sample_ranges) / 8,
+	.ranges = sample_ranges,
+	.nr_objects = sizeof(sample_objects) / 8,
+	.objects = sample_objects,
+	.nr_words = sizeof(sample_words) / 4,
+	.words = sample_words,
+	.strtab_size = sizeof(sample_strtab),
+	.strtab = sample_strtab,
+	.nr_modules = 3,
+};
+
+/* Where build_image() put the arrays. */
+struct layout {
+	uint32_t off[4];
+};
+
+/*
+ * The image of @s, arrays in the order @order (the writer's: ranges,
+ * objects, module lists, strings), @gap zero bytes between them.
+ */
+static struct buf build_image(const struct spec *s, const int order[4],
+			      unsigned int gap, struct layout *l)
+{
+	static const int writer_order[4] = { RANGES, OBJECTS, MODLISTS, STRTAB };
+	struct buf img = { 0 };
+	unsigned char hdr[KMS_IMAGE_HEADER_SIZE] = { 0 };
+	uint32_t i;
+	int k;
+
+	if (!order)
+		order = writer_order;
+	append(&img, hdr, sizeof(hdr));
+	for (k = 0; k < 4; k++) {
+		for (i = 0; i < gap; i++)
+			append(&img, "", 1);
+		l->off[order[k]] = img.len;
+		switch (order[k]) {
+		case RANGES:
+			for (i = 0; i < 2 * s->nr_ranges; i++)
+				append_le32(&img, s->ranges[i]);
+			break;
+		case OBJECTS:
+			for (i = 0; i < 2 * s->nr_objects; i++)
+				append_le32(&img, s->objects[i]);
+			break;
+		case MODLISTS:
+			for (i = 0; i < s->nr_words; i++)
+				append_le32(&img, s->words[i]);
+			break;
+		case STRTAB:
+			append(&img, s->strtab, s->strtab_size);
+			break;
+		}
+		pad4(&img);
+	}
+	put_le32(&img, KMS_IMG_TEXT_SIZE, s->text_size);
+	put_le32(&img, KMS_IMG_NR_RANGES, s->nr_ranges);
+	put_le32(&img, KMS_IMG_NR_OBJECTS, s->nr_objects);
+	put_le32(&img, KMS_IMG_NR_MODLIST, s->nr_words);
+	put_le32(&img, KMS_IMG_STRTAB_SIZE, s->strtab_size);
+	put_le32(&img, KMS_IMG_NR_MODULES, s->nr_modules);
+	for (k = 0; k < 4; k++)
+		put_le32(&img, offset_field[k], l->off[k]);
+	return img;
+}
+
+static struct buf sample_image(struct layout *l)
+{
+	return build_image(&sample, NULL, 0, l);
+}
+
+/* One zstd frame of @data (content size and checksum as the writer). */
+enum { NO_CHECKSUM = 1, NO_CONTENT_SIZE = 2 };
+
+static struct buf zstd_frame(const void *data, size_t size, int level,
+			     int opts)
+{
+	ZSTD_CCtx *cctx = ZSTD_createCCtx();
+	struct buf f = { 0 };
+	size_t n;
+
+	if (!cctx)
+		die("out of memory");
+	check(KMS_RESERVE(f.p, f.cap, ZSTD_compressBound(size)));
+	ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, level);
+	ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag,
+			       !(opts & NO_CHECKSUM));
+	ZSTD_CCtx_setParameter(cctx, ZSTD_c_contentSizeFlag,
+			       !(opts & NO_CONTENT_SIZE));
+	if (opts & NO_CONTENT_SIZE) {
+		/* Streamed: the size is not known when the header is written. */
+		ZSTD_inBuffer in = { data, size, 0 };
+		ZSTD_outBuffer out = { f.p, f.cap, 0 };
+
+		do
+			n = ZSTD_compressStream2(cctx, &out, &in, ZSTD_e_end);
+		while (n && !ZSTD_isError(n));
+		f.len = out.pos;
+	} else {
+		n = ZSTD_compress2(cctx, f.p, f.cap, data, size);
+		f.len = n;
+	}
+	if (ZSTD_isError(n))
+		die("zstd: %s", ZSTD_getErrorName(n));
+	ZSTD_freeCCtx(cctx);
+	return f;
+}
+
+/* A blob (FORMAT.md 2) of @img whose payload is @payload. */
+static struct buf blob_of(const struct buf *img, const struct buf *payload,
+			  uint32_t flags)
+{
+	unsigned char hdr[KMS_HEADER_SIZE] = { 0 };
+	struct buf b = { 0 };
+
+	memcpy(hdr + KMS_HDR_MAGIC, KMS_MAGIC, 4);
+	hdr[KMS_HDR_VERSION] = KMS_VERSION;
+	hdr[KMS_HDR_HEADER_SIZE] = KMS_HEADER_SIZE;
+	kms_put_le32(hdr + KMS_HDR_FLAGS, flags);
+	kms_put_le32(hdr + KMS_HDR_PAYLOAD_SIZE, payload->len);
+	kms_put_le32(hdr + KMS_HDR_IMAGE_SIZE, img->len);
+	kms_put_le32(hdr + KMS_HDR_IMAGE_CRC32, kms_crc32(img->p, img->len));
+	append(&b, hdr, sizeof(hdr));
+	append(&b, payload->p, payload->len);
+	return b;
+}
+
+/* The writer's blob of @img: one frame, level 19, checksum, size. */
+static struct buf zstd_blob(const struct buf *img)
+{
+	struct buf frame = zstd_frame(img->p, img->len, KMS_ZSTD_LEVEL, 0);
+	struct buf b = blob_of(img, &frame, KMS_FLAG_ZSTD);
+
+	release(&frame);
+	return b;
+}
+
+/* The payload (the zstd frame) of a blob from zstd_blob(). */
+static struct buf payload_of(const struct buf *blob)
+{
+	struct buf p = { 0 };
+
+	append(&p, blob->p + KMS_HEADER_SIZE, blob->len - KMS_HEADER_SIZE);
+	return p;
+}
+
+static void write_file(const char *name, const struct buf *b)
+{
+	char *path;
+	FILE *f;
+
+	if (asprintf(&path, "%s/corpus/%s.kms", outdir, name) < 0)
+		die("out of memory");
+	f = fopen(path, "wb");
+	if (!f || (b->len && fwrite(b->p, 1, b->len, f) != b->len) || fclose(f))
+		die("%s: %s", path, strerror(errno));
+	free(path);
+}
+
+/* Note records (FORMAT.md 1.1) of other owners, as in a kernel's .notes. */
+static void append_note(struct buf *b, const char *name, uint32_t namesz,
+			uint32_t type, const void *desc, uint32_t descsz)
+{
+	append_le32(b, namesz);
+	append_le32(b, descsz);
+	append_le32(b, type);
+	append(b, name, namesz);
+	pad4(b);
+	append(b, desc, descsz);
+	pad4(b);
+}
+
+static void append_kms_note(struct buf *b, const struct buf *blob)
+{
+	void *note;
+	size_t size;
+
+	/* An empty descriptor has no bytes, but memcpy() wants a pointer. */
+	check(kms_note_wrap(blob->p ? blob->p : (unsigned char *)"", blob->len,
+			    &note, &size));
+	append(b, note, size);
+	free(note);
+}
+
+/*
+ * The verdict of an accepted case: what its image header says.  Readers
+ * print the counts of the tables they decoded.
+ */
+static void accept(const char *name, const struct buf *img)
+{
+	const unsigned char *h = img->p;
+
+	fprintf(verdicts,
+		"%s accept ranges=%u attributions=%u modules=%u modlist-words=%u strtab=%u text-size=%u image=%zu\n",
+		name, kms_get_le32(h + KMS_IMG_NR_RANGES),
+		kms_get_le32(h + KMS_IMG_NR_OBJECTS),
+		kms_get_le32(h + KMS_IMG_NR_MODULES),
+		kms_get_le32(h + KMS_IMG_NR_MODLIST),
+		kms_get_le32(h + KMS_IMG_STRTAB_SIZE),
+		kms_get_le32(h + KMS_IMG_TEXT_SIZE), img->len);
+}
+
+static void refuse(const char *name, const char *reason)
+{
+	fprintf(verdicts, "%s refuse %s\n", name, reason);
+}
+
+/* The blob as the only note of the file. */
+static void emit_blob(const char *name, struct buf blob)
+{
+	struct buf note = { 0 };
+
+	append_kms_note(&note, &blob);
+	write_file(name, &note);
+	release(&note);
+	release(&blob);
+}
+
+/* A blob of the sample image with @img_fix applied to the image. */
+typedef void img_fix_fn(struct buf *img, const struct layout *l);
+
+static void emit_image_case(const char *name, img_fix_fn *fix,
+			    const char *reason)
+{
+	struct layout l;
+	struct buf img = sample_image(&l);
+
+	fix(&img, &l);
+	if (reason)
+		refuse(name, reason);
+	else
+		accept(name, &img);
+	emit_blob(name, zstd_blob(&img));
+	release(&img);
+}
+
+/* The same with a header field of the blob set to @value. */
+static void emit_header_case(const char *name, unsigned int field,
+			     uint32_t value, int width, const char *reason)
+{
+	struct layout l;
+	struct buf img = sample_image(&l);
+	struct buf blob = zstd_blob(&img);
+
+	if (width == 2) {
+		blob.p[field] = value;
+		blob.p[field + 1] = value >> 8;
+	} else {
+		put_le32(&blob, field, value);
+	}
+	refuse(name, reason);
+	emit_blob(name, blob);
+	release(&img);
+}
+
+/* The same with @payload (a zstd frame, or not) in place of the frame. */
+static void emit_payload_case(const char *name, const struct buf *img,
+			      struct buf payload, const char *reason)
+{
+	refuse(name, reason);
+	emit_blob(name, blob_of(img, &payload, KMS_FLAG_ZSTD));
+	release(&payload);
+}
+
+/* Image cases: each breaks one rule of FORMAT.md 3. */
+#define IMAGE_CASE(fn, field_or_expr)					\
+	static void fn(struct buf *img, const struct layout *l)	\
+	{								\
+		(void)l;						\
+		field_or_expr;						\
+	}
+
+IMAGE_CASE(fix_none, (void)img)
+IMAGE_CASE(fix_reserved, put_le32(img, KMS_IMG_RESERVED + 4, 1))
+IMAGE_CASE(fix_ranges_unaligned,
+	   put_le32(img, KMS_IMG_RANGES_OFF, l->off[RANGES] + 2))
+IMAGE_CASE(fix_ranges_in_header, put_le32(img, KMS_IMG_RANGES_OFF, 40))
+IMAGE_CASE(fix_strtab_past_end,
+	   put_le32(img, KMS_IMG_STRTAB_OFF, l->off[STRTAB] + 4))
+IMAGE_CASE(fix_objects_offset_past_end,
+	   put_le32(img, KMS_IMG_OBJECTS_OFF, 0xfffffff0u))
+IMAGE_CASE(fix_nr_ranges_max, put_le32(img, KMS_IMG_NR_RANGES, KMS_NONE))
+IMAGE_CASE(fix_nr_words_max, put_le32(img, KMS_IMG_NR_MODLIST, KMS_NONE))
+IMAGE_CASE(fix_overlap_objects,
+	   put_le32(img, KMS_IMG_OBJECTS_OFF, l->off[RANGES] + 8))
+IMAGE_CASE(fix_overlap_strtab,
+	   put_le32(img, KMS_IMG_STRTAB_OFF, l->off[MODLISTS] + 4))
+IMAGE_CASE(fix_strtab_unterminated,
+	   img->p[l->off[STRTAB] + sample.strtab_size - 1] = 'x')
+IMAGE_CASE(fix_strtab_tab, img->p[l->off[STRTAB] + S_INODE + 2] = '\t')
+IMAGE_CASE(fix_strtab_space, img->p[l->off[STRTAB] + S_INODE + 2] = ' ')
+IMAGE_CASE(fix_strtab_del, img->p[l->off[STRTAB] + S_INODE + 2] = 0x7f)
+IMAGE_CASE(fix_strtab_high, img->p[l->off[STRTAB] + S_INODE + 2] = 0xe9)
+IMAGE_CASE(fix_strtab_size_zero,
+	   put_le32(img, KMS_IMG_STRTAB_SIZE, 0))
+IMAGE_CASE(fix_modlist_empty, put_le32(img, l->off[MODLISTS] + 4 * 5, 0))
+IMAGE_CASE(fix_modlist_overrun, put_le32(img, l->off[MODLISTS] + 4 * 5, 2))
+IMAGE_CASE(fix_modlist_unsorted,
+	   (put_le32(img, l->off[MODLISTS] + 4 * 3, S_JBD2),
+	    put_le32(img, l->off[MODLISTS] + 4 * 4, S_EXT4)))
+IMAGE_CASE(fix_modlist_duplicate,
+	   put_le32(img, l->off[MODLISTS] + 4 * 4, S_EXT4))
+IMAGE_CASE(fix_modlist_mid_string,
+	   put_le32(img, l->off[MODLISTS] + 4 * 6, S_CRC + 1))
+IMAGE_CASE(fix_modlist_at_nul,
+	   put_le32(img, l->off[MODLISTS] + 4 * 6, S_CRC - 1))
+IMAGE_CASE(fix_modlist_past_strtab,
+	   put_le32(img, l->off[MODLISTS] + 4 * 6, sample.strtab_size))
+IMAGE_CASE(fix_object_mid_list, put_le32(img, l->off[OBJECTS] + 8, 3))
+IMAGE_CASE(fix_object_list_past, put_le32(img, l->off[OBJECTS] + 8,
+					   sample.nr_words))
+IMAGE_CASE(fix_object_name_mid_string,
+	   put_le32(img, l->off[OBJECTS] + 8 * 2 + 4, S_TWO + 4))
+IMAGE_CASE(fix_object_name_past,
+	   put_le32(img, l->off[OBJECTS] + 8 * 2 + 4, 0x7fffffff))
+IMAGE_CASE(fix_range_unsorted, put_le32(img, l->off[RANGES] + 8 * 3, 0x70))
+IMAGE_CASE(fix_range_same_start,
+	   put_le32(img, l->off[RANGES] + 8 * 3, 0x80))
+IMAGE_CASE(fix_range_at_text_size, put_le32(img, KMS_IMG_TEXT_SIZE, 0x2c0))
+IMAGE_CASE(fix_range_object_past,
+	   put_le32(img, l->off[RANGES] + 8 * 2 + 4, sample.nr_objects))
+IMAGE_CASE(fix_range_unmerged,
+	   put_le32(img, l->off[RANGES] + 8 * 2 + 4, 2))
+IMAGE_CASE(fix_range_unmerged_gap,
+	   put_le32(img, l->off[RANGES] + 8 * 2 + 4, KMS_NONE))
+/* An empty array strictly inside another one. */
+IMAGE_CASE(fix_empty_inside,
+	   (put_le32(img, KMS_IMG_NR_OBJECTS, 0),
+	    put_le32(img, KMS_IMG_OBJECTS_OFF, l->off[RANGES] + 8)))
+IMAGE_CASE(fix_range_object_is_none_value,
+	   put_le32(img, l->off[RANGES] + 8 * 0 + 4, KMS_NONE - 1))
+
+/* A skippable frame (magic 0x184d2a50..5f) of @n zero bytes. */
+static void append_skippable(struct buf *b, uint32_t n)
+{
+	uint32_t i;
+
+	append_le32(b, 0x184d2a50);
+	append_le32(b, n);
+	for (i = 0; i < n; i++)
+		append(b, "", 1);
+}
+
+static void zstd_cases(void)
+{
+	struct layout l;
+	struct buf img = sample_image(&l);
+	struct buf blob = zstd_blob(&img), frame = payload_of(&blob), p, q;
+	unsigned int fhd, fcs_size, fcs_pos, i;
+	uint32_t fcs;
+
+	/* Not a frame at all: the image itself. */
+	emit_payload_case("zstd-not-a-frame", &img, copy(&img), "bad-frame");
+
+	p = zstd_frame(img.p, img.len, KMS_ZSTD_LEVEL, NO_CONTENT_SIZE);
+	emit_payload_case("zstd-no-content-size", &img, p, "bad-frame");
+
+	/* A frame of a longer image: it declares another size. */
+	q = copy(&img);
+	append_le32(&q, 0);
+	p = zstd_frame(q.p, q.len, KMS_ZSTD_LEVEL, 0);
+	emit_payload_case("zstd-content-size-other", &img, p, "bad-frame");
+	release(&q);
+
+	p = copy(&frame);
+	p.len -= 5;
+	emit_payload_case("zstd-truncated", &img, p, "bad-frame");
+
+	p = copy(&frame);
+	p.len = 3;
+	emit_payload_case("zstd-truncated-magic", &img, p, "bad-frame");
+
+	p = copy(&frame);
+	append(&p, "\0\0\0", 3);
+	emit_payload_case("zstd-trailing-bytes", &img, p, "bad-frame");
+
+	p = copy(&frame);
+	q = zstd_frame("", 0, KMS_ZSTD_LEVEL, 0);
+	append(&p, q.p, q.len);
+	emit_payload_case("zstd-trailing-empty-frame", &img, p, "bad-frame");
+	release(&q);
+
+	/* The image split in two frames: each declares part of the size. */
+	p = zstd_frame(img.p, img.len / 2, KMS_ZSTD_LEVEL, 0);
+	q = zstd_frame(img.p + img.len / 2, img.len - img.len / 2,
+		       KMS_ZSTD_LEVEL, 0);
+	append(&p, q.p, q.len);
+	emit_payload_case("zstd-split-in-two-frames", &img, p, "bad-frame");
+	release(&q);
+
+	p = copy(&frame);
+	append(&p, frame.p, frame.len);
+	emit_payload_case("zstd-same-frame-twice", &img, p, "bad-frame");
+
+	p = copy(&frame);
+	append_skippable(&p, 4);
+	emit_payload_case("zstd-trailing-skippable", &img, p, "bad-frame");
+
+	/* A skippable frame first, of the image's size, as a decoy. */
+	p = (struct buf){ 0 };
+	append_skippable(&p, img.len);
+	append(&p, frame.p, frame.len);
+	emit_payload_case("zstd-leading-skippable", &img, p, "bad-frame");
+
+	p = (struct buf){ 0 };
+	append_skippable(&p, 0);
+	emit_payload_case("zstd-only-skippable", &img, p, "bad-frame");
+
+	/* The frame header's reserved bit (FHD bit 3). */
+	p = copy(&frame);
+	p.p[4] |= 0x08;
+	emit_payload_case("zstd-reserved-bit", &img, p, "bad-frame");
+
+	/* A damaged content checksum: the frame is whole but wrong. */
+	p = copy(&frame);
+	p.p[p.len - 1] ^= 0xff;
+	emit_payload_case("zstd-bad-checksum", &img, p, "bad-zstd");
+
+	/*
+	 * The frame declares 4 bytes more than it holds (and the header
+	 * agrees): the frame does not decompress to its declared size.
+	 * Frame header (RFC 8878 3.1.1.1): magic, descriptor, the window
+	 * descriptor unless single-segment, no dictionary ID, content size.
+	 */
+	p = copy(&frame);
+	fhd = p.p[4];
+	fcs_size = (const unsigned int[]){ fhd >> 5 & 1, 2, 4, 8 }[fhd >> 6];
+	fcs_pos = 5 + !(fhd >> 5 & 1);
+	fcs = img.len + 4 - (fcs_size == 2 ? 256 : 0);
+	if ((fhd & 3) || fcs_size == 0 || (fcs_size == 1 && fcs > 255))
+		die("internal error: frame header descriptor %#x", fhd);
+	for (i = 0; i < fcs_size; i++)
+		p.p[fcs_pos + i] = i < 4 ? fcs >> (8 * i) : 0;
+	q = copy(&img);
+	append_le32(&q, 0);
+	refuse("zstd-content-short", "bad-zstd");
+	/* The checksum of the image as it would be: only the frame lies. */
+	emit_blob("zstd-content-short", blob_of(&q, &p, KMS_FLAG_ZSTD));
+	release(&p);
+	release(&q);
+
+	/* Without the frame checksum, which the format does not require. */
+	p = zstd_frame(img.p, img.len, KMS_ZSTD_LEVEL, NO_CHECKSUM);
+	accept("zstd-no-checksum", &img);
+	emit_blob("zstd-no-checksum", blob_of(&img, &p, KMS_FLAG_ZSTD));
+	release(&p);
+
+	release(&frame);
+	release(&blob);
+	release(&img);
+}
+
+static void header_cases(void)
+{
+	struct layout l;
+	struct buf img = sample_image(&l);
+	struct buf blob = zstd_blob(&img), b;
+
+	b = copy(&blob);
+	b.len = KMS_HEADER_SIZE - 1;
+	refuse("header-short", "bad-header");
+	emit_blob("header-short", b);
+
+	b = (struct buf){ 0 };
+	refuse("header-empty-descriptor", "bad-header");
+	emit_blob("header-empty-descriptor", b);
+
+	/* The header alone: no payload. */
+	b = copy(&blob);
+	b.len = KMS_HEADER_SIZE;
+	put_le32(&b, KMS_HDR_PAYLOAD_SIZE, 0);
+	refuse("header-only", "bad-frame");
+	emit_blob("header-only", b);
+
+	emit_header_case("header-bad-magic", KMS_HDR_MAGIC, 0x32534d4b, 4,
+			 "bad-header");
+	emit_header_case("header-version-0", KMS_HDR_VERSION, 0, 2,
+			 "bad-version");
+	emit_header_case("header-version-2", KMS_HDR_VERSION, 2, 2,
+			 "bad-version");
+	emit_header_case("header-size-48", KMS_HDR_HEADER_SIZE, 48, 2,
+			 "bad-header");
+	emit_header_case("header-unknown-flag", KMS_HDR_FLAGS,
+			 KMS_FLAG_ZSTD | 0x2, 4, "bad-header");
+	emit_header_case("header-high-flag", KMS_HDR_FLAGS,
+			 KMS_FLAG_ZSTD | 0x80000000u, 4, "bad-header");
+	emit_header_case("header-reserved-low", KMS_HDR_RESERVED, 1, 4,
+			 "bad-header");
+	emit_header_case("header-reserved-high", KMS_HDR_RESERVED + 4,
+			 0x100, 4, "bad-header");
+	emit_header_case("header-payload-size-short", KMS_HDR_PAYLOAD_SIZE,
+			 blob.len - KMS_HEADER_SIZE - 1, 4, "bad-header");
+	emit_header_case("header-payload-size-long", KMS_HDR_PAYLOAD_SIZE,
+			 blob.len - KMS_HEADER_SIZE + 1, 4, "bad-header");
+	emit_header_case("header-payload-size-max", KMS_HDR_PAYLOAD_SIZE,
+			 KMS_NONE, 4, "bad-header");
+	emit_header_case("header-image-size-small", KMS_HDR_IMAGE_SIZE,
+			 KMS_IMAGE_HEADER_SIZE - 1, 4, "bad-header");
+	emit_header_case("header-image-size-large", KMS_HDR_IMAGE_SIZE,
+			 KMS_IMAGE_MAX_SIZE + 1, 4, "bad-header");
+	emit_header_case("header-image-size-max", KMS_HDR_IMAGE_SIZE,
+			 KMS_NONE, 4, "bad-header");
+	emit_header_case("image-crc-mismatch", KMS_HDR_IMAGE_CRC32,
+			 kms_crc32(img.p, img.len) ^ 1, 4, "bad-checksum");
+
+	/* A descriptor one byte longer than header + payload. */
+	b = copy(&blob);
+	append(&b, "", 1);
+	refuse("header-trailing-descriptor-byte", "bad-header");
+	emit_blob("header-trailing-descriptor-byte", b);
+
+	/* The uncompressed form (flags 0). */
+	accept("raw-valid", &img);
+	emit_blob("raw-valid", blob_of(&img, &img, 0));
+
+	b = copy(&img);
+	b.len -= 4;
+	refuse("raw-payload-short", "bad-header");
+	emit_blob("raw-payload-short", blob_of(&img, &b, 0));
+	release(&b);
+
+	b = blob_of(&img, &img, 0);
+	put_le32(&b, KMS_HDR_IMAGE_CRC32, kms_crc32(img.p, img.len) ^ 1);
+	refuse("raw-crc-mismatch", "bad-checksum");
+	emit_blob("raw-crc-mismatch", b);
+
+	/* A zstd frame, but the flag says uncompressed. */
+	b = payload_of(&blob);
+	refuse("raw-but-zstd-payload", "bad-header");
+	emit_blob("raw-but-zstd-payload", blob_of(&img, &b, 0));
+	release(&b);
+
+	/* An uncompressed image, but the flag says zstd. */
+	emit_payload_case("zstd-flag-raw-payload", &img, copy(&img),
+			  "bad-frame");
+
+	release(&blob);
+	release(&img);
+}
+
+/* Other notes around ours, and notes that are not ours. */
+static void container_cases(void)
+{
+	static const unsigned char build_id[20] = { 0xde, 0xad, 0xbe, 0xef };
+	struct layout l;
+	struct buf img = sample_image(&l);
+	struct buf blob = zstd_blob(&img), b = { 0 };
+
+	/* A kernel's .notes: build-id, a Xen-style note, ours, another. */
+	append_note(&b, "GNU", 4, 3, build_id, sizeof(build_id));
+	append_note(&b, "Xen", 4, 18, "\1\2\3\4\5", 5);
+	append_note(&b, "Linux", 6, 0x100, "", 0);
+	append_kms_note(&b, &blob);
+	append_note(&b, "GNU", 4, 3, build_id, 3);
+	accept("notes-among-others", &img);
+	write_file("notes-among-others", &b);
+	release(&b);
+
+	/* Our name with another type, our type with another name. */
+	append_note(&b, KMS_NOTE_NAME, KMS_NOTE_NAMESZ, 0x4b4d5302, blob.p,
+		    blob.len);
+	append_note(&b, "kallmodsym", 11, KMS_NOTE_TYPE, blob.p, blob.len);
+	append_note(&b, "kallmodsymsX", 13, KMS_NOTE_TYPE, blob.p, blob.len);
+	refuse("notes-none-ours", "no-note");
+	write_file("notes-none-ours", &b);
+	release(&b);
+
+	refuse("notes-empty-file", "no-note");
+	write_file("notes-empty-file", &b);
+
+	/* The descriptor runs past the end of the file. */
+	append_kms_note(&b, &blob);
+	b.len -= 8;
+	refuse("notes-truncated-record", "no-note");
+	write_file("notes-truncated-record", &b);
+	release(&b);
+
+	/* A damaged note before ours hides it. */
+	append_note(&b, "GNU", 4, 3, build_id, sizeof(build_id));
+	put_le32(&b, 4, 0x7ffffff0);
+	append_kms_note(&b, &blob);
+	refuse("notes-damaged-before", "no-note");
+	write_file("notes-damaged-before", &b);
+	release(&b);
+
+	/* The first of two kallmodsyms notes is the one read. */
+	append_kms_note(&b, &blob);
+	{
+		struct buf bad = copy(&blob);
+
+		put_le32(&bad, KMS_HDR_IMAGE_CRC32,
+			 kms_crc32(img.p, img.len) ^ 1);
+		append_kms_note(&b, &bad);
+		release(&bad);
+	}
+	accept("notes-two-first-good", &img);
+	write_file("notes-two-first-good", &b);
+	release(&b);
+
+	release(&blob);
+	release(&img);
+}
+
+/* An accepted blob of the image of @s (build_image()'s @order, @gap). */
+static void emit_valid(const char *name, const struct spec *s,
+		       const int order[4], unsigned int gap, int level)
+{
+	struct layout l;
+	struct buf img = build_image(s, order, gap, &l), frame;
+
+	accept(name, &img);
+	frame = zstd_frame(img.p, img.len, level, 0);
+	emit_blob(name, blob_of(&img, &frame, KMS_FLAG_ZSTD));
+	release(&frame);
+	release(&img);
+}
+
+/*
+ * An image of @size bytes, the largest the format allows or more: one
+ * range, object and module, and a string table of one long name.
+ */
+static void emit_big(const char *name, size_t size, const char *reason)
+{
+	static const uint32_t list[] = { 1, 0 };
+	static const uint32_t obj[] = { 0, 0 };
+	static const uint32_t range[] = { 0, 0 };
+	size_t n = size - KMS_IMAGE_HEADER_SIZE - 8 - 8 - 8;
+	char *big = malloc(n);
+	struct spec s = { .text_size = 1, .nr_ranges = 1, .ranges = range,
+			  .nr_objects = 1, .objects = obj, .nr_words = 2,
+			  .words = list, .strtab_size = n, .strtab = big,
+			  .nr_modules = 1 };
+	struct layout l;
+	struct buf img, frame;
+
+	if (!big)
+		die("out of memory");
+	memset(big, 'a', n - 1);
+	big[n - 1] = '\0';
+	if (!reason) {
+		/* Level 3: level 19 takes long on 64 MiB, for no gain. */
+		emit_valid(name, &s, NULL, 0, 3);
+		free(big);
+		return;
+	}
+	img = build_image(&s, NULL, 0, &l);
+	refuse(name, reason);
+	frame = zstd_frame(img.p, img.len, 3, 0);
+	emit_blob(name, blob_of(&img, &frame, KMS_FLAG_ZSTD));
+	release(&frame);
+	release(&img);
+	free(big);
+}
+
+/* Valid images at the edges of the format. */
+static void edge_cases(void)
+{
+	static const int reordered[4] = { STRTAB, MODLISTS, RANGES, OBJECTS };
+	static const uint32_t one_range[] = { 0, KMS_NONE };
+	static const char one_nul[] = "";
+	struct layout l;
+	struct buf img, blob;
+	void *writer_blob;
+	size_t writer_size;
+	struct kms_encode_input in = {
+		.text_size = sample.text_size,
+		.nr_ranges = sample.nr_ranges,
+		.nr_objects = sample.nr_objects,
+		.nr_modlist_words = sample.nr_words,
+		.modlists = sample_words,
+		.strtab_size = sample.strtab_size,
+		.strtab = sample_strtab,
+		.nr_modules = sample.nr_modules,
+	};
+	uint32_t starts[sizeof(sample_ranges) / 8], objs[sizeof(starts) / 4];
+	uint32_t lists[sizeof(sample_objects) / 8], names[sizeof(lists) / 4];
+	struct spec s;
+	uint32_t i;
+
+	/* The writer's own encoder: the blob kallmodsyms-gen writes. */
+	for (i = 0; i < sample.nr_ranges; i++) {
+		starts[i] = sample_ranges[2 * i];
+		objs[i] = sample_ranges[2 * i + 1];
+	}
+	for (i = 0; i < sample.nr_objects; i++) {
+		lists[i] = sample_objects[2 * i];
+		names[i] = sample_objects[2 * i + 1];
+	}
+	in.range_start = starts;
+	in.range_object = objs;
+	in.object_modlist = lists;
+	in.object_name = names;
+	check(kms_blob_encode(&in, &writer_blob, &writer_size));
+	img = sample_image(&l);
+	accept("valid-writer", &img);
+	blob = (struct buf){ 0 };
+	append(&blob, writer_blob, writer_size);
+	free(writer_blob);
+	emit_blob("valid-writer", blob);
+	release(&img);
+
+	/* No tables at all: a lone NUL is the smallest string table. */
+	s = (struct spec){ .strtab_size = 1, .strtab = one_nul };
+	emit_valid("valid-empty", &s, NULL, 0, KMS_ZSTD_LEVEL);
+	/* Empty arrays at the end of the image. */
+	emit_valid("valid-empty-arrays-at-end", &s, reordered, 0,
+		   KMS_ZSTD_LEVEL);
+
+	/* One range covering the text, no modules. */
+	s = (struct spec){ .text_size = 0xffffffff, .nr_ranges = 1,
+			   .ranges = one_range, .strtab_size = 1,
+			   .strtab = one_nul };
+	emit_valid("valid-one-gap-range", &s, NULL, 0, KMS_ZSTD_LEVEL);
+
+	/* Empty arrays where the module lists start, lists nobody uses. */
+	s = sample;
+	s.nr_ranges = 0;
+	s.nr_objects = 0;
+	emit_valid("valid-no-ranges", &s, NULL, 0, KMS_ZSTD_LEVEL);
+
+	/* The arrays in another order, with space between them. */
+	emit_valid("valid-reordered-arrays", &sample, reordered, 12,
+		   KMS_ZSTD_LEVEL);
+
+	/* Slack after the last array, and an image size not a multiple of 4. */
+	img = sample_image(&l);
+	append(&img, "\0\0\0\0\0", 5);
+	accept("valid-slack-at-end", &img);
+	emit_blob("valid-slack-at-end", zstd_blob(&img));
+	release(&img);
+
+	/* The largest image the format allows, and 4 bytes more. */
+	emit_big("valid-image-max-size", KMS_IMAGE_MAX_SIZE, NULL);
+	emit_big("image-over-max-size", KMS_IMAGE_MAX_SIZE + 4, "bad-header");
+}
+
+static void regression_case(const char *path)
+{
+	char *data, *copy_path = strdup(path), *base, *name;
+	size_t size;
+	struct buf b = { 0 };
+
+	if (!copy_path)
+		die("out of memory");
+	check(kms_read_file(path, 1 << 20, &data, &size));
+	base = basename(copy_path);
+	if (strlen(base) > 4 && !strcmp(base + strlen(base) - 4, ".kms"))
+		base[strlen(base) - 4] = '\0';
+	if (asprintf(&name, "fuzz-%s", base) < 0)
+		die("out of memory");
+	append(&b, data, size);
+	refuse(name, "bad-frame");
+	write_file(name, &b);
+	release(&b);
+	free(data);
+	free(name);
+	free(copy_path);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct {
+		const char *name;
+		img_fix_fn *fix;
+		const char *reason;
+	} image_cases[] = {
+		{ "valid-sample", fix_none, NULL },
+		{ "image-reserved-set", fix_reserved, "bad-image-header" },
+		{ "offset-ranges-unaligned", fix_ranges_unaligned, "bad-offset" },
+		{ "offset-ranges-in-header", fix_ranges_in_header, "bad-offset" },
+		{ "offset-strtab-past-end", fix_strtab_past_end, "bad-offset" },
+		{ "offset-objects-wraps", fix_objects_offset_past_end, "bad-offset" },
+		{ "count-ranges-max", fix_nr_ranges_max, "bad-offset" },
+		{ "count-modlist-words-max", fix_nr_words_max, "bad-offset" },
+		{ "overlap-ranges-objects", fix_overlap_objects, "overlap" },
+		{ "overlap-modlists-strtab", fix_overlap_strtab, "overlap" },
+		{ "overlap-empty-array-inside", fix_empty_inside, "overlap" },
+		{ "strtab-unterminated", fix_strtab_unterminated, "bad-strtab" },
+		{ "strtab-tab", fix_strtab_tab, "bad-strtab" },
+		{ "strtab-space", fix_strtab_space, "bad-strtab" },
+		{ "strtab-del", fix_strtab_del, "bad-strtab" },
+		{ "strtab-non-ascii", fix_strtab_high, "bad-strtab" },
+		{ "strtab-size-zero", fix_strtab_size_zero, "bad-strtab" },
+		{ "modlist-empty", fix_modlist_empty, "bad-modlist" },
+		{ "modlist-overrun", fix_modlist_overrun, "bad-modlist" },
+		{ "modlist-unsorted", fix_modlist_unsorted, "bad-modlist" },
+		{ "modlist-duplicate", fix_modlist_duplicate, "bad-modlist" },
+		{ "modlist-name-mid-string", fix_modlist_mid_string, "bad-modlist" },
+		{ "modlist-name-at-nul", fix_modlist_at_nul, "bad-modlist" },
+		{ "modlist-name-past-strtab", fix_modlist_past_strtab, "bad-modlist" },
+		{ "object-list-mid-list", fix_object_mid_list, "bad-object" },
+		{ "object-list-past-end", fix_object_list_past, "bad-object" },
+		{ "object-name-mid-string", fix_object_name_mid_string, "bad-object" },
+		{ "object-name-past-strtab", fix_object_name_past, "bad-object" },
+		{ "range-unsorted", fix_range_unsorted, "bad-range" },
+		{ "range-same-start", fix_range_same_start, "bad-range" },
+		{ "range-at-text-size", fix_range_at_text_size, "bad-range" },
+		{ "range-object-past-end", fix_range_object_past, "bad-range" },
+		{ "range-object-almost-none", fix_range_object_is_none_value, "bad-range" },
+		{ "range-unmerged", fix_range_unmerged, "bad-range" },
+		{ "range-unmerged-after-gap", fix_range_unmerged_gap, "bad-range" },
+	};
+	char *path;
+	size_t i;
+	int k;
+
+	if (argc < 2) {
+		fprintf(stderr, "usage: kms-mkcorpus OUTDIR [REGRESSION.kms...]\n");
+		return 2;
+	}
+	outdir = argv[1];
+	if (asprintf(&path, "%s/corpus", outdir) < 0)
+		die("out of memory");
+	if (mkdir(path, 0755) && errno != EEXIST)
+		die("%s: %s", path, strerror(errno));
+	free(path);
+	if (asprintf(&path, "%s/verdicts", outdir) < 0)
+		die("out of memory");
+	verdicts = fopen(path, "w");
+	if (!verdicts)
+		die("%s: %s", path, strerror(errno));
+	fputs("# Written by kms-mkcorpus (tests/conformance/mkcorpus.c): the verdict\n"
+	      "# every reader reaches on each corpus/NAME.kms (FORMAT.md section 7).\n",
+	      verdicts);
+
+	edge_cases();
+	for (i = 0; i < sizeof(image_cases) / sizeof(image_cases[0]); i++)
+		emit_image_case(image_cases[i].name, image_cases[i].fix,
+				image_cases[i].reason);
+	header_cases();
+	zstd_cases();
+	container_cases();
+	for (k = 2; k < argc; k++)
+		regression_case(argv[k]);
+
+	if (fclose(verdicts))
+		die("%s: %s", path, strerror(errno));
+	free(path);
+	return 0;
+}

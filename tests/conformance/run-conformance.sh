@@ -14,6 +14,7 @@
 #
 # KMS_PYTHON: the Python of the gdb helpers (default /usr/bin/python3,
 # the one Debian's gdb embeds).
+# shellcheck source=SCRIPTDIR/../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
 conf=$tests_dir/conformance

@@ -12,7 +12,6 @@
  * scripts/decode_stacktrace.sh.
  */
 #include <ctype.h>
-#include <elfutils/libdwfl.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,52 +53,14 @@ static size_t match_symbol(const char *line, const char *p, char *name,
 	return end - p;
 }
 
-/* Line tables, when the image has DWARF. */
-struct lines {
-	Dwfl *dwfl;
-	Dwfl_Module *mod;
-};
-
-static const Dwfl_Callbacks offline_callbacks = {
-	.find_debuginfo = dwfl_standard_find_debuginfo,
-	.section_address = dwfl_offline_section_address,
-};
-
-static void open_lines(struct inspector *in, struct lines *l)
+/* " file:line" of link-time @addr, when the vmlinux has DWARF. */
+static void print_line(struct inspector *in, uint64_t addr)
 {
-	l->dwfl = NULL;
-	l->mod = NULL;
-	if (!kms_elf_section(in->elf, ".debug_info") &&
-	    !kms_elf_section(in->elf, ".debug_line"))
-		return;
-	l->dwfl = dwfl_begin(&offline_callbacks);
-	if (!l->dwfl)
-		return;
-	l->mod = dwfl_report_offline(l->dwfl, "vmlinux", in->vmlinux, -1);
-	dwfl_report_end(l->dwfl, NULL, NULL);
-}
-
-/* " file:line" of link-time @addr, relative to its compilation directory. */
-static void print_line(struct lines *l, uint64_t addr)
-{
-	const char *file, *dir;
-	Dwfl_Line *line;
-	size_t len;
 	int lineno;
+	const char *file = inspector_line(in, addr, &lineno);
 
-	if (!l->mod)
-		return;
-	line = dwfl_module_getsrc(l->mod, addr);
-	if (!line)
-		return;
-	file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
-	if (!file)
-		return;
-	dir = dwfl_line_comp_dir(line);
-	len = dir ? strlen(dir) : 0;
-	if (len && !strncmp(file, dir, len) && file[len] == '/')
-		file += len + 1;
-	printf(" %s:%d", file, lineno);
+	if (file)
+		printf(" %s:%d", file, lineno);
 }
 
 /*
@@ -114,8 +75,7 @@ static bool resolve_by_size(struct inspector *in, const char *name,
 	uint32_t cursor = KMS_NONE, obj = KMS_NONE;
 	size_t i, count, nr = 0, same_print = 0;
 
-	if (inspector_symbols_named(in, name, &named, &count))
-		return false;	/* out of memory: leave the line as it is */
+	count = inspector_symbols_named(in, name, &named);
 	for (i = 0; i < count; i++) {
 		const struct kms_symbol *s = named[i];
 		uint32_t o;
@@ -139,21 +99,17 @@ static bool resolve_by_size(struct inspector *in, const char *name,
 
 int cmd_decode(struct inspector *in, int argc, char **argv)
 {
-	uint64_t kaslr = in->opts->kaslr_offset;
 	char *line = NULL, name[512];
-	struct lines lines;
+	struct kms_error *err;
 	size_t cap = 0;
+	uint64_t kaslr;
 	ssize_t len;
 
 	(void)argc;
 	(void)argv;
-	if (in->opts->kallsyms) {
-		struct kms_error *err = inspector_kaslr_from_kallsyms(in, &kaslr);
-
-		if (err)
-			return inspector_fail(err);
-	}
-	open_lines(in, &lines);
+	err = inspector_kaslr(in, &kaslr);
+	if (err)
+		return inspector_fail(err);
 	while ((len = getline(&line, &cap, stdin)) >= 0) {
 		const char *p = line;
 
@@ -181,7 +137,7 @@ int cmd_decode(struct inspector *in, int argc, char **argv)
 						       (unsigned long long)(addr - kaslr - sym->address),
 						       (unsigned long long)size);
 						kms_print_object(stdout, in->tables, obj, " ");
-						print_line(&lines, addr - kaslr);
+						print_line(in, addr - kaslr);
 					}
 					continue;
 				}
@@ -199,12 +155,10 @@ int cmd_decode(struct inspector *in, int argc, char **argv)
 				continue;
 			if (resolve_by_size(in, name, size, &obj, &addr)) {
 				kms_print_object(stdout, in->tables, obj, " ");
-				print_line(&lines, addr + offset);
+				print_line(in, addr + offset);
 			}
 		}
 	}
 	free(line);
-	if (lines.dwfl)
-		dwfl_end(lines.dwfl);
 	return 0;
 }

@@ -11,7 +11,7 @@
 static bool wanted(const struct inspector *in, uint32_t obj)
 {
 	const struct kms_tables *t = in->tables;
-	const struct options *o = in->opts;
+	const struct inspector_options *o = in->opts;
 	uint32_t list, k, n;
 	const char *name;
 

@@ -113,56 +113,15 @@ out:
 	return status;
 }
 
-struct kms_error *inspector_kaslr_from_kallsyms(struct inspector *in,
-						uint64_t *ret)
-{
-	return inspector_kaslr_from_file(in, in->opts->kallsyms, ret);
-}
-
-/* The KASLR offset from a copy of /proc/kallsyms: its _text vs ours. */
-struct kms_error *inspector_kaslr_from_file(struct inspector *in,
-					    const char *path, uint64_t *ret)
-{
-	char *line = NULL;
-	size_t cap = 0;
-	struct kms_error *err = NULL;
-	FILE *f;
-
-	f = fopen(path, "r");
-	if (!f)
-		return kms_error_errno(path, "cannot open");
-	while (getline(&line, &cap, f) > 0) {
-		unsigned long long addr;
-		char type, name[16];
-
-		if (sscanf(line, "%llx %c %15s", &addr, &type, name) != 3 ||
-		    strcmp(name, "_text"))
-			continue;
-		if (!addr)
-			err = kms_error_file(path,
-					     "_text reads as 0: the copy was made without the right to see addresses");
-		else
-			*ret = addr - in->syms->text_address;
-		goto out;
-	}
-	err = kms_error_file(path, "no _text line: not a copy of /proc/kallsyms");
-out:
-	free(line);
-	fclose(f);
-	return err;
-}
-
 int cmd_lookup(struct inspector *in, int argc, char **argv)
 {
 	struct kms_error *err;
-	uint64_t kaslr = in->opts->kaslr_offset;
 	int a, status = 0;
+	uint64_t kaslr;
 
-	if (in->opts->kallsyms) {
-		err = inspector_kaslr_from_kallsyms(in, &kaslr);
-		if (err)
-			return inspector_fail(err);
-	}
+	err = inspector_kaslr(in, &kaslr);
+	if (err)
+		return inspector_fail(err);
 	if (in->opts->json) {
 		json_begin_object(&in->json, NULL);
 		json_hex(&in->json, "kaslr_offset", kaslr);

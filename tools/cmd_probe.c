@@ -20,46 +20,27 @@
 #include <unistd.h>
 
 #include "inspector.h"
+#include "kallsyms_copy.h"
 #include "symspec.h"
 
 #define DEFAULT_KALLMODSYMS "/proc/kallmodsyms"
 
-/*
- * In the copy at @path: how many symbols are called @name, and is there
- * one at @addr?
- */
-static struct kms_error *scan_live(const char *path, const char *name,
-				   uint64_t addr, size_t *ret_count,
-				   bool *ret_found)
+struct live_scan {
+	const char *name;
+	uint64_t address;
+	size_t count;		/* symbols called @name */
+	bool found;		/* one of them at @address */
+};
+
+static bool scan_line(const struct kallsyms_line *l, void *arg)
 {
-	size_t cap = 0, count = 0, len = strlen(name);
-	char *line = NULL;
-	bool found = false;
-	FILE *f;
+	struct live_scan *s = arg;
 
-	f = fopen(path, "r");
-	if (!f)
-		return kms_error_errno(path, "cannot open");
-	while (getline(&line, &cap, f) > 0) {
-		unsigned long long a;
-		char *p, *end;
-
-		errno = 0;
-		a = strtoull(line, &end, 16);
-		if (errno || end == line || end[0] != ' ' || !end[1] ||
-		    end[2] != ' ')
-			continue;
-		p = end + 3;
-		if (strncmp(p, name, len) || (p[len] && !isspace((unsigned char)p[len])))
-			continue;
-		count++;
-		found |= a == addr;
+	if (!strcmp(l->name, s->name)) {
+		s->count++;
+		s->found |= l->address == s->address;
 	}
-	free(line);
-	fclose(f);
-	*ret_count = count;
-	*ret_found = found;
-	return NULL;
+	return false;
 }
 
 /* NAME, or a default from the symbol: [A-Za-z0-9_] only. */
@@ -129,8 +110,7 @@ int cmd_probe(struct inspector *in, int argc, char **argv)
 	struct kms_error *err;
 	struct symspec spec;
 	uint64_t kaslr, size, addr;
-	size_t count = 0;
-	bool found = false;
+	struct live_scan scan = { NULL, 0, 0, false };
 	int status = 1;
 
 	(void)argc;
@@ -158,11 +138,13 @@ int cmd_probe(struct inspector *in, int argc, char **argv)
 			argv[0], inst.sym->name, (unsigned long long)size);
 		goto out;
 	}
-	err = inspector_kaslr_from_file(in, live, &kaslr);
-	if (!err)
-		err = scan_live(live, inst.sym->name, inst.sym->address + kaslr,
-				&count, &found);
-	if (!err && !found)
+	err = inspector_kaslr_from(in, live, &kaslr);
+	if (!err) {
+		scan.name = inst.sym->name;
+		scan.address = inst.sym->address + kaslr;
+		err = kallsyms_copy_read(live, scan_line, &scan);
+	}
+	if (!err && !scan.found)
 		err = kms_error_file(live, "no %s at 0x%llx, where %s has it: %s is not the running kernel",
 				     inst.sym->name,
 				     (unsigned long long)(inst.sym->address + kaslr),
@@ -172,11 +154,11 @@ int cmd_probe(struct inspector *in, int argc, char **argv)
 		goto out;
 	}
 	addr = inst.sym->address + kaslr + spec.offset;
-	event_name(name, sizeof(name), given, &inst, count == 1, spec.offset);
-	if (count == 1 && spec.offset)
+	event_name(name, sizeof(name), given, &inst, scan.count == 1, spec.offset);
+	if (scan.count == 1 && spec.offset)
 		snprintf(line, sizeof(line), "p:%s %s+0x%llx\n", name,
 			 inst.sym->name, (unsigned long long)spec.offset);
-	else if (count == 1)
+	else if (scan.count == 1)
 		snprintf(line, sizeof(line), "p:%s %s\n", name, inst.sym->name);
 	else
 		snprintf(line, sizeof(line), "p:%s 0x%llx\n", name,

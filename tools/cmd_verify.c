@@ -62,7 +62,7 @@ static void print_attr(const struct kms_tables *t, uint32_t obj)
 
 int cmd_verify(struct inspector *in, int argc, char **argv)
 {
-	const struct options *o = in->opts;
+	const struct inspector_options *o = in->opts;
 	struct kms_gen_options gen = { .vmlinux = in->vmlinux };
 	struct kms_tables *fresh = NULL;
 	struct kms_error *err;

@@ -9,12 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <kms/format.h>
-#include <kms/source.h>
-
-#include "annotate.h"
 #include "inspector.h"
-#include "symspec.h"
 
 #ifndef KMS_VERSION_STRING
 #define KMS_VERSION_STRING "0"
@@ -147,173 +142,6 @@ static void command_usage(const struct command *cmd)
 	printf("\nSee kallmodsyms(1).\n");
 }
 
-int inspector_fail(struct kms_error *err)
-{
-	kms_error_report(PROG, err);
-	return 1;
-}
-
-static int compare_address(const void *a, const void *b)
-{
-	const struct kms_symbol *x = *(const struct kms_symbol *const *)a;
-	const struct kms_symbol *y = *(const struct kms_symbol *const *)b;
-
-	if (x->address != y->address)
-		return x->address < y->address ? -1 : 1;
-	return x < y ? -1 : x > y;
-}
-
-static struct kms_error *index_by_address(struct inspector *in)
-{
-	size_t i;
-
-	if (in->by_address)
-		return NULL;
-	in->by_address = malloc((in->syms->nr ? in->syms->nr : 1) *
-				sizeof(*in->by_address));
-	if (!in->by_address)
-		return &kms_error_nomem;
-	for (i = 0; i < in->syms->nr; i++)
-		in->by_address[i] = &in->syms->syms[i];
-	qsort(in->by_address, in->syms->nr, sizeof(*in->by_address),
-	      compare_address);
-	in->nr_by_address = in->syms->nr;
-	return NULL;
-}
-
-static int compare_name(const void *a, const void *b)
-{
-	const struct kms_symbol *x = *(const struct kms_symbol *const *)a;
-	const struct kms_symbol *y = *(const struct kms_symbol *const *)b;
-	int c = strcmp(x->name, y->name);
-
-	if (c)
-		return c;
-	return x < y ? -1 : x > y;
-}
-
-struct kms_error *inspector_symbols_named(struct inspector *in,
-					  const char *name,
-					  const struct kms_symbol *const **ret_first,
-					  size_t *ret_count)
-{
-	size_t lo = 0, hi = in->syms->nr, i, end;
-
-	if (!in->by_name) {
-		in->by_name = malloc((in->syms->nr ? in->syms->nr : 1) *
-				     sizeof(*in->by_name));
-		if (!in->by_name)
-			return &kms_error_nomem;
-		for (i = 0; i < in->syms->nr; i++)
-			in->by_name[i] = &in->syms->syms[i];
-		qsort(in->by_name, in->syms->nr, sizeof(*in->by_name),
-		      compare_name);
-	}
-	/* The first entry not below @name. */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (strcmp(in->by_name[mid]->name, name) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (end = lo; end < in->syms->nr && !strcmp(in->by_name[end]->name, name);
-	     end++)
-		;
-	*ret_first = in->by_name + lo;
-	*ret_count = end - lo;
-	return NULL;
-}
-
-/* Index in by_address of the first symbol above @addr. */
-static size_t upper_bound(const struct inspector *in, uint64_t addr)
-{
-	size_t lo = 0, hi = in->nr_by_address;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (in->by_address[mid]->address <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-uint64_t inspector_symbol_size(struct inspector *in,
-			       const struct kms_symbol *sym)
-{
-	size_t next;
-
-	if (index_by_address(in))
-		return sym->size;
-	next = upper_bound(in, sym->address);
-	if (next < in->nr_by_address)
-		return in->by_address[next]->address - sym->address;
-	return sym->size;
-}
-
-bool inspector_symbol_between(struct inspector *in, uint64_t lo,
-			      uint64_t hi)
-{
-	size_t i;
-
-	if (lo >= hi || index_by_address(in))
-		return false;
-	i = lo ? upper_bound(in, lo - 1) : 0;
-	return i < in->nr_by_address && in->by_address[i]->address < hi;
-}
-
-const struct kms_symbol *inspector_symbol_at(struct inspector *in,
-					     uint64_t addr,
-					     uint64_t *ret_size)
-{
-	const struct kms_symbol *sym;
-	size_t i;
-
-	if (index_by_address(in))
-		return NULL;
-	i = upper_bound(in, addr);
-	if (i == 0)
-		return NULL;
-	sym = in->by_address[i - 1];
-	/* The kernel names an address by the first of its aliases. */
-	while (i > 1 && in->by_address[i - 2]->address == sym->address)
-		sym = in->by_address[--i - 1];
-	*ret_size = inspector_symbol_size(in, sym);
-	if (*ret_size && addr - sym->address >= *ret_size)
-		return NULL;
-	return sym;
-}
-
-uint32_t inspector_object(struct inspector *in, const struct kms_symbol *sym,
-			  uint32_t *cursor)
-{
-	if (!kms_is_text_type(sym->type))
-		return KMS_NONE;
-	return kms_address_object(in->tables, in->syms->text_address,
-				  sym->address, cursor);
-}
-
-void inspector_json_attribution(struct inspector *in, uint32_t obj)
-{
-	const struct kms_tables *t = in->tables;
-	uint32_t list = obj == KMS_NONE ? KMS_NONE : kms_object_modlist(t, obj);
-	const char *name = obj == KMS_NONE ? NULL : kms_object_name(t, obj);
-	uint32_t k, n = list == KMS_NONE ? 0 : kms_modlist_count(t, list);
-
-	json_begin_array(&in->json, "modules");
-	for (k = 0; k < n; k++)
-		json_string(&in->json, NULL, kms_modlist_name(t, list, k));
-	json_end_array(&in->json);
-	if (name)
-		json_string(&in->json, "objfile", name);
-	else
-		json_null(&in->json, "objfile");
-}
-
 static int parse_number(const char *text, uint64_t *ret)
 {
 	char *end;
@@ -345,8 +173,8 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct options opts = { .source = KMS_SYMBOLS_AUTO };
-	struct inspector in = { .opts = &opts };
+	struct inspector_options opts = { .source = KMS_SYMBOLS_AUTO };
+	struct inspector in;
 	const struct command *cmd = NULL;
 	unsigned int used = 0;
 	struct kms_error *err;
@@ -482,14 +310,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 
-	in.vmlinux = argv[optind];
-	json_init(&in.json, stdout);
-	err = kms_elf_open(in.vmlinux, &in.elf);
-	if (!err)
-		err = kms_symbols_read(in.elf, opts.source, &in.syms);
-	if (!err)
-		err = kms_tables_load(opts.tables ? opts.tables : in.vmlinux,
-				      &in.tables);
+	err = inspector_open(&in, argv[optind], &opts);
 	if (err) {
 		status = inspector_fail(err);
 	} else {
@@ -500,11 +321,6 @@ int main(int argc, char **argv)
 			status = 1;
 		}
 	}
-	symspec_cleanup(&in);
-	free(in.by_address);
-	free(in.by_name);
-	kms_tables_destroy(in.tables);
-	kms_symbols_destroy(in.syms);
-	kms_elf_close(in.elf);
+	inspector_close(&in);
 	return status;
 }

@@ -1,9 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Symbol specifications: one grammar, one resolver; see symspec.h. */
 #include <ctype.h>
-#include <dwarf.h>
-#include <elfutils/libdw.h>
-#include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,14 +9,6 @@
 
 #include "annotate.h"
 #include "symspec.h"
-
-/* The vmlinux's DWARF, opened on first use. */
-struct symspec_dwarf {
-	Dwfl *dwfl;
-	Dwfl_Module *mod;
-	char *file;		/* the last answer of symspec_source_file() */
-	char *line_file;	/* and of the line table, for headers */
-};
 
 void symspec_free(struct symspec *spec)
 {
@@ -266,86 +255,6 @@ struct kms_error *symspec_parse(const char *text, bool allow_address,
 	return NULL;
 }
 
-/* DWARF */
-
-static const Dwfl_Callbacks offline_callbacks = {
-	.find_debuginfo = dwfl_standard_find_debuginfo,
-	.section_address = dwfl_offline_section_address,
-};
-
-static struct symspec_dwarf *dwarf(struct inspector *in)
-{
-	struct symspec_dwarf *d = in->dwarf;
-
-	if (d)
-		return d->mod ? d : NULL;
-	d = calloc(1, sizeof(*d));
-	if (!d)
-		return NULL;
-	in->dwarf = d;
-	if (!kms_elf_section(in->elf, ".debug_info"))
-		return NULL;
-	d->dwfl = dwfl_begin(&offline_callbacks);
-	if (!d->dwfl)
-		return NULL;
-	d->mod = dwfl_report_offline(d->dwfl, "vmlinux", in->vmlinux, -1);
-	dwfl_report_end(d->dwfl, NULL, NULL);
-	return d->mod ? d : NULL;
-}
-
-void symspec_cleanup(struct inspector *in)
-{
-	struct symspec_dwarf *d = in->dwarf;
-
-	if (!d)
-		return;
-	if (d->dwfl)
-		dwfl_end(d->dwfl);
-	free(d->file);
-	free(d->line_file);
-	free(d);
-	in->dwarf = NULL;
-}
-
-/* @file relative to @dir when under it, copied. */
-static char *relative(const char *file, const char *dir)
-{
-	size_t len = dir ? strlen(dir) : 0;
-
-	if (len && !strncmp(file, dir, len) && file[len] == '/')
-		file += len + 1;
-	return strdup(file);
-}
-
-const char *symspec_source_file(struct inspector *in, uint64_t addr)
-{
-	struct symspec_dwarf *d = dwarf(in);
-	Dwarf_Attribute attr;
-	const char *name, *dir;
-	Dwarf_Die *cu;
-	Dwarf_Addr bias;
-	Dwfl_Line *line;
-
-	if (!d)
-		return NULL;
-	free(d->file);
-	free(d->line_file);
-	d->file = d->line_file = NULL;
-	cu = dwfl_module_addrdie(d->mod, addr, &bias);
-	if (!cu)
-		return NULL;
-	name = dwarf_diename(cu);
-	dir = dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &attr));
-	if (!name)
-		return NULL;
-	d->file = relative(name, dir);
-	line = dwfl_module_getsrc(d->mod, addr);
-	name = line ? dwfl_lineinfo(line, NULL, NULL, NULL, NULL, NULL) : NULL;
-	if (name)
-		d->line_file = relative(name, dwfl_line_comp_dir(line));
-	return d->file;
-}
-
 /* Does @path end in @suffix, in whole components? */
 static bool path_ends_with(const char *path, const char *suffix)
 {
@@ -381,7 +290,7 @@ static enum verdict match_object(struct inspector *in,
 
 	if (named && path_ends_with(named, path))
 		return YES;
-	src = symspec_source_file(in, inst->sym->address);
+	src = inspector_unit_file(in, inst->sym->address);
 	if (src)
 		return path_ends_with(object_of(buf, sizeof(buf), src), path) ?
 		       YES : NO;
@@ -391,18 +300,22 @@ static enum verdict match_object(struct inspector *in,
 	return UNSURE;
 }
 
+/* Is @inst compiled from a file whose path ends in @path? */
 static enum verdict match_source(struct inspector *in,
 				 const struct symspec_instance *inst,
 				 const char *path)
 {
-	const char *src = symspec_source_file(in, inst->sym->address);
-	struct symspec_dwarf *d = in->dwarf;
+	uint64_t addr = inst->sym->address;
+	const char *src = inspector_unit_file(in, addr), *file;
 	char buf[4096];
+	int line;
 
-	if (src)
+	if (src) {
+		/* The line table names headers too. */
+		file = inspector_line(in, addr, &line);
 		return path_ends_with(src, path) ||
-		       (d->line_file && path_ends_with(d->line_file, path)) ?
-		       YES : NO;
+		       (file && path_ends_with(file, path)) ? YES : NO;
+	}
 	return match_object(in, inst, object_of(buf, sizeof(buf), path));
 }
 
@@ -474,13 +387,10 @@ struct kms_error *symspec_match(struct inspector *in,
 	const struct kms_symbol *const *named;
 	uint32_t cursor = KMS_NONE;
 	struct symspec_matches m = { 0 };
-	struct kms_error *err;
 	bool printed = false;
 	size_t i, count;
 
-	err = inspector_symbols_named(in, spec->name, &named, &count);
-	if (err)
-		return err;
+	count = inspector_symbols_named(in, spec->name, &named);
 	/* {obj.o} as /proc/kallmodsyms prints it, if any instance does. */
 	for (i = 0; spec->object_braced && i < count && !printed; i++) {
 		uint32_t obj = inspector_object(in, named[i], &cursor);

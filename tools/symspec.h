@@ -110,16 +110,6 @@ struct kms_error *symspec_resolve(struct inspector *in,
 				  struct symspec_instance *ret);
 
 /*
- * The source file of link-time @addr from the vmlinux's DWARF, relative to
- * its compilation directory, or NULL (no DWARF).  Valid until
- * symspec_cleanup().
- */
-const char *symspec_source_file(struct inspector *in, uint64_t addr);
-
-/* Release what the resolver cached in @in (DWARF). */
-void symspec_cleanup(struct inspector *in);
-
-/*
  * One line in /proc/kallmodsyms notation, "ADDR t name[\t[mod] {obj}]",
  * with @addr for the address, into @f (no newline).
  */

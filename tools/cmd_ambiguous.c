@@ -9,7 +9,7 @@
 #include <kms/format.h>
 
 #include "annotate.h"
-#include "inspector.h"
+#include "command.h"
 
 struct instance {
 	const struct kms_symbol *sym;
@@ -41,13 +41,15 @@ static bool same_print(const struct kms_tables *t, uint32_t a, uint32_t b)
 	       (na == nb || (na && nb && !strcmp(na, nb)));
 }
 
-int cmd_ambiguous(struct inspector *in, int argc, char **argv)
+static int run(struct inspector *in, const void *settings, int argc,
+	       char **argv)
 {
 	const struct kms_symbols *s = in->syms;
 	struct instance *v;
 	uint32_t cursor = KMS_NONE;
 	size_t i, j, k, n = 0, names = 0, instances = 0, stay = 0;
 
+	(void)settings;
 	(void)argc;
 	(void)argv;
 	v = malloc((s->nr ? s->nr : 1) * sizeof(*v));
@@ -125,3 +127,10 @@ int cmd_ambiguous(struct inspector *in, int argc, char **argv)
 	free(v);
 	return 0;
 }
+
+const struct command command_ambiguous = {
+	.name = "ambiguous", .run = run, .args = "",
+	.help = "the duplicated names of text symbols and how each is told apart",
+	.options = (const struct command_option *const[]){
+		&option_tables, &option_symbols, &option_json, NULL },
+};

@@ -18,7 +18,7 @@
 #include <kms/format.h>
 
 #include "annotate.h"
-#include "inspector.h"
+#include "command.h"
 
 static bool is_symbol_char(char c)
 {
@@ -97,7 +97,8 @@ static bool resolve_by_size(struct inspector *in, const char *name,
 	return nr == 1 || obj != KMS_NONE;
 }
 
-int cmd_decode(struct inspector *in, int argc, char **argv)
+static int run(struct inspector *in, const void *settings, int argc,
+	       char **argv)
 {
 	char *line = NULL, name[512];
 	struct kms_error *err;
@@ -105,6 +106,7 @@ int cmd_decode(struct inspector *in, int argc, char **argv)
 	uint64_t kaslr;
 	ssize_t len;
 
+	(void)settings;
 	(void)argc;
 	(void)argv;
 	err = inspector_kaslr(in, &kaslr);
@@ -162,3 +164,12 @@ int cmd_decode(struct inspector *in, int argc, char **argv)
 	free(line);
 	return 0;
 }
+
+const struct command command_decode = {
+	.name = "decode", .run = run, .args = "< LOG",
+	.help = "a kernel log or oops, with [module] {objfile} added",
+	.options = (const struct command_option *const[]){
+		&option_tables, &option_symbols, &option_kaslr_offset,
+		&option_kallsyms, NULL },
+	.check = command_check_kaslr,
+};

@@ -3,14 +3,16 @@
 #include <kms/format.h>
 
 #include "annotate.h"
-#include "inspector.h"
+#include "command.h"
 
-int cmd_dump(struct inspector *in, int argc, char **argv)
+static int run(struct inspector *in, const void *settings, int argc,
+	       char **argv)
 {
 	const struct kms_tables *t = in->tables;
 	struct json *j = &in->json;
 	uint32_t i, k, w;
 
+	(void)settings;
 	(void)argc;
 	(void)argv;
 	if (!in->opts->json) {
@@ -80,3 +82,10 @@ int cmd_dump(struct inspector *in, int argc, char **argv)
 	json_finish(j);
 	return 0;
 }
+
+const struct command command_dump = {
+	.name = "dump", .run = run, .args = "",
+	.help = "the decoded tables",
+	.options = (const struct command_option *const[]){
+		&option_tables, &option_json, NULL },
+};

@@ -11,7 +11,7 @@
 #include <kms/format.h>
 
 #include "annotate.h"
-#include "inspector.h"
+#include "command.h"
 #include "symspec.h"
 
 static void print_result(struct inspector *in, const char *input,
@@ -113,12 +113,14 @@ out:
 	return status;
 }
 
-int cmd_lookup(struct inspector *in, int argc, char **argv)
+static int run(struct inspector *in, const void *settings, int argc,
+	       char **argv)
 {
 	struct kms_error *err;
 	int a, status = 0;
 	uint64_t kaslr;
 
+	(void)settings;
 	err = inspector_kaslr(in, &kaslr);
 	if (err)
 		return inspector_fail(err);
@@ -156,3 +158,13 @@ int cmd_lookup(struct inspector *in, int argc, char **argv)
 	}
 	return status;
 }
+
+const struct command command_lookup = {
+	.name = "lookup", .run = run, .args = "ADDR|SPEC...|-",
+	.min_args = 1, .max_args = -1,
+	.help = "symbol+0xoff/0xsize [module] {objfile} of addresses, or the address of SPEC",
+	.options = (const struct command_option *const[]){
+		&option_tables, &option_symbols, &option_json,
+		&option_kaslr_offset, &option_kallsyms, NULL },
+	.check = command_check_kaslr,
+};

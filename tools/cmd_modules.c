@@ -6,7 +6,7 @@
 #include <kms/format.h>
 
 #include "annotate.h"
-#include "inspector.h"
+#include "command.h"
 
 static int compare_names(const void *a, const void *b)
 {
@@ -28,7 +28,8 @@ static bool has_module(const struct kms_tables *t, uint32_t obj,
 	return false;
 }
 
-int cmd_modules(struct inspector *in, int argc, char **argv)
+static int run(struct inspector *in, const void *settings, int argc,
+	       char **argv)
 {
 	const struct kms_tables *t = in->tables;
 	uint64_t base = in->syms->text_address;
@@ -36,6 +37,7 @@ int cmd_modules(struct inspector *in, int argc, char **argv)
 	size_t nr = 0, i;
 	uint32_t w, r;
 
+	(void)settings;
 	(void)argc;
 	(void)argv;
 	names = malloc((t->nr_modlist_words + 1) * sizeof(*names));
@@ -103,3 +105,10 @@ int cmd_modules(struct inspector *in, int argc, char **argv)
 	free(names);
 	return 0;
 }
+
+const struct command command_modules = {
+	.name = "modules", .run = run, .args = "",
+	.help = "each built-in module: its ranges, objects and size",
+	.options = (const struct command_option *const[]){
+		&option_tables, &option_symbols, &option_json, NULL },
+};

@@ -19,7 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "inspector.h"
+#include "command.h"
 #include "kallsyms_copy.h"
 #include "symspec.h"
 
@@ -100,11 +100,18 @@ static struct kms_error *append(const char *dir, const char *text)
 	return NULL;
 }
 
-int cmd_probe(struct inspector *in, int argc, char **argv)
+struct probe_settings {
+	const char *name;		/* --name */
+	const char *tracefs;		/* --tracefs */
+};
+
+static int run(struct inspector *in, const void *settings, int argc,
+	       char **argv)
 {
+	const struct probe_settings *s = settings;
 	const char *live = in->opts->kallsyms ? in->opts->kallsyms :
 			   DEFAULT_KALLMODSYMS;
-	const char *given = in->opts->probe_name;
+	const char *given = s->name;
 	struct symspec_instance inst;
 	char name[256], line[1024];
 	struct kms_error *err;
@@ -163,8 +170,8 @@ int cmd_probe(struct inspector *in, int argc, char **argv)
 	else
 		snprintf(line, sizeof(line), "p:%s 0x%llx\n", name,
 			 (unsigned long long)addr);
-	if (in->opts->tracefs) {
-		err = append(in->opts->tracefs, line);
+	if (s->tracefs) {
+		err = append(s->tracefs, line);
 		if (err) {
 			inspector_fail(err);
 			goto out;
@@ -176,3 +183,38 @@ out:
 	symspec_free(&spec);
 	return status;
 }
+
+static struct probe_settings settings;
+
+static const struct command_option option_live = {
+	.name = "kallsyms", .alias = "kallmodsyms", .letter = 'K',
+	.has_arg = true,
+	.help = "  -K, --kallsyms FILE     the offset from a copy of /proc/kallsyms\n"
+		"                          (or /proc/kallmodsyms; --kallmodsyms too)\n"
+		"                          default: /proc/kallmodsyms\n",
+	.set = option_set_string,
+	.offset = offsetof(struct inspector_options, kallsyms), .common = true,
+};
+
+static const struct command_option option_name = {
+	.name = "name", .letter = 'n', .has_arg = true,
+	.help = "  -n, --name NAME         the event's name (default: from SPEC)\n"
+		"      --tracefs DIR       append the line to DIR/kprobe_events\n",
+	.set = option_set_string,
+	.offset = offsetof(struct probe_settings, name),
+};
+
+static const struct command_option option_tracefs = {
+	.name = "tracefs", .has_arg = true, .set = option_set_string,
+	.offset = offsetof(struct probe_settings, tracefs),
+};
+
+const struct command command_probe = {
+	.name = "probe", .run = run, .args = "SPEC",
+	.min_args = 1, .max_args = 1,
+	.help = "a kprobe_events line for one instance, for the running kernel",
+	.options = (const struct command_option *const[]){
+		&option_tables, &option_symbols, &option_live, &option_name,
+		&option_tracefs, NULL },
+	.settings = &settings,
+};

@@ -14,7 +14,7 @@
 
 #include "annotate.h"
 #include "attribution.h"
-#include "inspector.h"
+#include "command.h"
 
 #define MAX_REPORTED 10
 
@@ -60,9 +60,17 @@ static void print_attr(const struct kms_tables *t, uint32_t obj)
 		kms_print_object(stdout, t, obj, "");
 }
 
-int cmd_verify(struct inspector *in, int argc, char **argv)
+struct verify_settings {
+	const char *build_dir;
+	const char *map;
+	const char *o_map;
+	const char *builtin;
+};
+
+static int run(struct inspector *in, const void *settings, int argc,
+	       char **argv)
 {
-	const struct inspector_options *o = in->opts;
+	const struct verify_settings *o = settings;
 	struct kms_gen_options gen = { .vmlinux = in->vmlinux };
 	struct kms_tables *fresh = NULL;
 	struct kms_error *err;
@@ -143,3 +151,35 @@ fail:
 	free(dir);
 	return inspector_fail(err);
 }
+
+static struct verify_settings settings;
+
+#define VERIFY(member) .has_arg = true, .set = option_set_string, \
+		       .offset = offsetof(struct verify_settings, member)
+
+static const struct command_option option_build_dir = {
+	.name = "build-dir", .letter = 'b', VERIFY(build_dir),
+	.help = "  -b, --build-dir DIR     regenerate from this build tree\n"
+		"      --map, --o-map, --builtin FILE   as kallmodsyms-gen -m, -M, -B\n",
+};
+
+static const struct command_option option_map = {
+	.name = "map", VERIFY(map),
+};
+
+static const struct command_option option_o_map = {
+	.name = "o-map", VERIFY(o_map),
+};
+
+static const struct command_option option_builtin = {
+	.name = "builtin", VERIFY(builtin),
+};
+
+const struct command command_verify = {
+	.name = "verify", .run = run, .args = "",
+	.help = "do the tables agree with VMLINUX (and its build)?",
+	.options = (const struct command_option *const[]){
+		&option_tables, &option_symbols, &option_build_dir,
+		&option_map, &option_o_map, &option_builtin, NULL },
+	.settings = &settings,
+};

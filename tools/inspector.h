@@ -32,15 +32,6 @@ struct inspector_options {
 	bool have_kaslr_offset;
 	uint64_t kaslr_offset;		/* -k */
 	const char *kallsyms;		/* -K: a copy of /proc/kallsyms */
-	const char *module;		/* list --module */
-	const char *objfile;		/* list --objfile */
-	const char *build_dir;		/* verify -b */
-	const char *map;		/* verify --map */
-	const char *o_map;		/* verify --o-map */
-	const char *builtin;		/* verify --builtin */
-	const char *format;		/* export --format */
-	const char *probe_name;		/* probe --name */
-	const char *tracefs;		/* probe --tracefs */
 };
 
 struct inspector {
@@ -126,17 +117,5 @@ const char *inspector_line(struct inspector *in, uint64_t addr,
 
 /* Print "PROG: message" and return 1. */
 int inspector_fail(struct kms_error *err);
-
-int cmd_list(struct inspector *in, int argc, char **argv);
-int cmd_lookup(struct inspector *in, int argc, char **argv);
-int cmd_find(struct inspector *in, int argc, char **argv);
-int cmd_ambiguous(struct inspector *in, int argc, char **argv);
-int cmd_modules(struct inspector *in, int argc, char **argv);
-int cmd_stats(struct inspector *in, int argc, char **argv);
-int cmd_dump(struct inspector *in, int argc, char **argv);
-int cmd_decode(struct inspector *in, int argc, char **argv);
-int cmd_verify(struct inspector *in, int argc, char **argv);
-int cmd_export(struct inspector *in, int argc, char **argv);
-int cmd_probe(struct inspector *in, int argc, char **argv);
 
 #endif /* KMS_INSPECTOR_H */

@@ -59,7 +59,6 @@ static int lookup_one(struct inspector *in, uint64_t kaslr, const char *where,
 	struct kms_error *err;
 	struct symspec spec;
 	uint64_t size, addr;
-	char msg[128];
 	int status = 1;
 
 	err = symspec_parse(input, true, &spec);
@@ -90,17 +89,9 @@ static int lookup_one(struct inspector *in, uint64_t kaslr, const char *where,
 	err = symspec_resolve(in, &spec, kaslr, &inst);
 	if (err)
 		goto fail;
-	size = inspector_symbol_size(in, inst.sym);
-	if (size && spec.offset >= size) {
-		report(in, where, input, "offset past the end of the symbol");
-		goto out;
-	}
-	if (spec.have_size && spec.size != size) {
-		snprintf(msg, sizeof(msg), "this kernel's %s is 0x%llx bytes",
-			 inst.sym->name, (unsigned long long)size);
-		report(in, where, input, msg);
-		goto out;
-	}
+	err = symspec_check_size(in, &spec, &inst, &size);
+	if (err)
+		goto fail;
 	print_result(in, input, true, inst.sym->address + spec.offset + kaslr,
 		     spec.offset, inst.sym, size, inst.obj);
 	status = 0;

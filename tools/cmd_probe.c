@@ -129,20 +129,11 @@ static int run(struct inspector *in, const void *settings, int argc,
 	err = symspec_parse(argv[0], false, &spec);
 	if (!err)
 		err = symspec_resolve(in, &spec, 0, &inst);
+	if (!err)
+		err = symspec_check_size(in, &spec, &inst, &size);
 	if (err) {
 		fprintf(stderr, PROG ": \"%s\": %s\n", argv[0], err->message);
 		kms_error_destroy(err);
-		goto out;
-	}
-	size = inspector_symbol_size(in, inst.sym);
-	if (size && spec.offset >= size) {
-		fprintf(stderr, PROG ": \"%s\": offset past the end of the symbol\n",
-			argv[0]);
-		goto out;
-	}
-	if (spec.have_size && spec.size != size) {
-		fprintf(stderr, PROG ": \"%s\": this kernel's %s is 0x%llx bytes\n",
-			argv[0], inst.sym->name, (unsigned long long)size);
 		goto out;
 	}
 	err = inspector_kaslr_from(in, live, &kaslr);

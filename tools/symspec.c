@@ -422,6 +422,22 @@ struct kms_error *symspec_match(struct inspector *in,
 	return NULL;
 }
 
+struct kms_error *symspec_check_size(struct inspector *in,
+				     const struct symspec *spec,
+				     const struct symspec_instance *inst,
+				     uint64_t *ret_size)
+{
+	uint64_t size = inspector_symbol_size(in, inst->sym);
+
+	if (size && spec->offset >= size)
+		return kms_error_fmt("offset past the end of the symbol");
+	if (spec->have_size && spec->size != size)
+		return kms_error_fmt("this kernel's %s is 0x%llx bytes",
+				     inst->sym->name, (unsigned long long)size);
+	*ret_size = size;
+	return NULL;
+}
+
 void symspec_print_instance(FILE *f, struct inspector *in,
 			    const struct symspec_instance *inst,
 			    uint64_t addr)

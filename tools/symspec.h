@@ -110,6 +110,16 @@ struct kms_error *symspec_resolve(struct inspector *in,
 				  struct symspec_instance *ret);
 
 /*
+ * The size of @inst's symbol (to the next symbol, as the kernel computes
+ * it) when @spec's +0xoff lies inside it and its /0xsize, if any, is that
+ * size; otherwise an error, without the input.
+ */
+struct kms_error *symspec_check_size(struct inspector *in,
+				     const struct symspec *spec,
+				     const struct symspec_instance *inst,
+				     uint64_t *ret_size);
+
+/*
  * One line in /proc/kallmodsyms notation, "ADDR t name[\t[mod] {obj}]",
  * with @addr for the address, into @f (no newline).
  */

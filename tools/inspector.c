@@ -157,8 +157,13 @@ const struct kms_symbol *inspector_symbol_at(struct inspector *in,
 	/* The kernel names an address by the first of its aliases. */
 	while (i > 1 && in->by_address[i - 2]->address == sym->address)
 		sym = in->by_address[--i - 1];
+	/*
+	 * The last symbol (_end) holds only its own size, often none: as
+	 * kallsyms resolves nothing past the image's end, %pS prints such
+	 * addresses raw.
+	 */
 	*ret_size = inspector_symbol_size(in, sym);
-	if (*ret_size && addr - sym->address >= *ret_size)
+	if (addr - sym->address >= *ret_size)
 		return NULL;
 	return sym;
 }

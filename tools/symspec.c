@@ -429,7 +429,8 @@ struct kms_error *symspec_check_size(struct inspector *in,
 {
 	uint64_t size = inspector_symbol_size(in, inst->sym);
 
-	if (size && spec->offset >= size)
+	/* The last symbol, _end, may have no size: only +0 is inside. */
+	if (spec->offset && spec->offset >= size)
 		return kms_error_fmt("offset past the end of the symbol");
 	if (spec->have_size && spec->size != size)
 		return kms_error_fmt("this kernel's %s is 0x%llx bytes",

@@ -18,7 +18,7 @@
 static const struct command *const commands[] = {
 	&command_list, &command_lookup, &command_find, &command_ambiguous,
 	&command_modules, &command_stats, &command_dump, &command_verify,
-	&command_decode, &command_export, &command_probe, NULL,
+	&command_decode, &command_export, &command_probe, &command_note, NULL,
 };
 
 static void usage(FILE *f)
@@ -196,12 +196,27 @@ static int parse_options(const struct command *cmd, int argc, char **argv,
 	return -1;
 }
 
+/* Run @cmd on the vmlinux @argv[0] and its arguments. */
+static int run_inspector(const struct command *cmd, int argc, char **argv,
+			 const struct inspector_options *opts)
+{
+	struct inspector in;
+	struct kms_error *err;
+	int status;
+
+	err = inspector_open(&in, argv[0], opts);
+	if (err)
+		status = inspector_fail(err);
+	else
+		status = cmd->run(&in, cmd->settings, argc - 1, argv + 1);
+	inspector_close(&in);
+	return status;
+}
+
 /* Run @cmd on its operands, @argv[0] the file. */
 static int run_command(const struct command *cmd, int argc, char **argv,
 		       const struct inspector_options *opts)
 {
-	struct inspector in;
-	struct kms_error *err;
 	int status;
 
 	if (argc - 1 < cmd->min_args ||
@@ -211,19 +226,14 @@ static int run_command(const struct command *cmd, int argc, char **argv,
 		return 2;
 	}
 	if (cmd->run_file)
-		return cmd->run_file(argv[0], opts);
-	err = inspector_open(&in, argv[0], opts);
-	if (err) {
-		status = inspector_fail(err);
-	} else {
-		status = cmd->run(&in, cmd->settings, argc - 1, argv + 1);
-		if (fflush(stdout) || ferror(stdout)) {
-			fprintf(stderr, PROG ": standard output: %s\n",
-				strerror(errno));
-			status = 1;
-		}
+		status = cmd->run_file(argv[0], opts);
+	else
+		status = run_inspector(cmd, argc, argv, opts);
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, PROG ": standard output: %s\n",
+			strerror(errno));
+		status = 1;
 	}
-	inspector_close(&in);
 	return status;
 }
 

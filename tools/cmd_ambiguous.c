@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include <kms/format.h>
+#include <kms/util.h>
 
 #include "annotate.h"
 #include "command.h"
@@ -45,19 +46,20 @@ static int run(struct inspector *in, const void *settings, int argc,
 	       char **argv)
 {
 	const struct kms_symbols *s = in->syms;
-	struct instance *v;
+	_cleanup_free_ struct instance *v = NULL;
 	uint32_t cursor = KMS_NONE;
-	size_t i, j, k, n = 0, names = 0, instances = 0, stay = 0;
+	size_t i, j, k, n = 0, names = 0, instances = 0, stay = 0, cap = 0;
+	struct kms_error *err;
 
 	(void)settings;
 	(void)argc;
 	(void)argv;
-	v = malloc((s->nr ? s->nr : 1) * sizeof(*v));
-	if (!v)
-		return inspector_fail(&kms_error_nomem);
 	for (i = 0; i < s->nr; i++) {
 		if (!kms_is_text_type(s->syms[i].type))
 			continue;
+		err = KMS_RESERVE(v, cap, n + 1);
+		if (err)
+			return inspector_fail(err);
 		v[n].sym = &s->syms[i];
 		v[n].obj = inspector_object(in, &s->syms[i], &cursor);
 		n++;
@@ -124,7 +126,6 @@ static int run(struct inspector *in, const void *settings, int argc,
 		printf("%zu duplicated names, %zu instances, %zu still ambiguous\n",
 		       names, instances, stay);
 	}
-	free(v);
 	return 0;
 }
 

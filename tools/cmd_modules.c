@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include <kms/format.h>
+#include <kms/util.h>
 
 #include "annotate.h"
 #include "command.h"
@@ -33,20 +34,22 @@ static int run(struct inspector *in, const void *settings, int argc,
 {
 	const struct kms_tables *t = in->tables;
 	uint64_t base = in->syms->text_address;
-	const char **names;
-	size_t nr = 0, i;
+	_cleanup_free_ const char **names = NULL;
+	size_t nr = 0, i, cap = 0;
+	struct kms_error *err;
 	uint32_t w, r;
 
 	(void)settings;
 	(void)argc;
 	(void)argv;
-	names = malloc((t->nr_modlist_words + 1) * sizeof(*names));
-	if (!names)
-		return inspector_fail(&kms_error_nomem);
 	/* Every name of every list, sorted, once. */
 	for (w = 0; w < t->nr_modlist_words; w += kms_modlist_count(t, w) + 1)
-		for (r = 0; r < kms_modlist_count(t, w); r++)
+		for (r = 0; r < kms_modlist_count(t, w); r++) {
+			err = KMS_RESERVE(names, cap, nr + 1);
+			if (err)
+				return inspector_fail(err);
 			names[nr++] = kms_modlist_name(t, w, r);
+		}
 	qsort(names, nr, sizeof(*names), compare_names);
 
 	if (in->opts->json) {
@@ -102,7 +105,6 @@ static int run(struct inspector *in, const void *settings, int argc,
 		json_end_object(&in->json);
 		json_finish(&in->json);
 	}
-	free(names);
 	return 0;
 }
 

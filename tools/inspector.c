@@ -45,12 +45,13 @@ static struct kms_error *sorted_symbols(const struct kms_symbols *syms,
 					int (*cmp)(const void *, const void *),
 					const struct kms_symbol ***ret)
 {
-	const struct kms_symbol **v;
-	size_t i;
+	const struct kms_symbol **v = NULL;
+	struct kms_error *err;
+	size_t i, cap = 0;
 
-	v = malloc((syms->nr ? syms->nr : 1) * sizeof(*v));
-	if (!v)
-		return &kms_error_nomem;
+	err = KMS_RESERVE(v, cap, syms->nr);
+	if (err)
+		return err;
 	for (i = 0; i < syms->nr; i++)
 		v[i] = &syms->syms[i];
 	qsort(v, syms->nr, sizeof(*v), cmp);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include <kms/format.h>
+#include <kms/util.h>
 
 #include "annotate.h"
 #include "symspec.h"
@@ -100,9 +101,11 @@ static struct kms_error *parse_word(const char *p, const char *end,
 			if (err)
 				return err;
 		} else {
+			/* kbuild's module names say '_' for '-'. */
 			spec->module = strndup(p, colon - p);
 			if (!spec->module)
 				return &kms_error_nomem;
+			kms_underscores(spec->module);
 		}
 		p = colon + 1;
 		if (memchr(p, ':', end - p))
@@ -319,15 +322,6 @@ static enum verdict match_source(struct inspector *in,
 	return match_object(in, inst, object_of(buf, sizeof(buf), path));
 }
 
-static bool same_module(const char *a, const char *b)
-{
-	for (; *a && *b; a++, b++)
-		if (*a != *b && !((*a == '-' || *a == '_') &&
-				  (*b == '-' || *b == '_')))
-			return false;
-	return *a == *b;
-}
-
 static enum verdict match(struct inspector *in, const struct symspec *spec,
 			  const struct symspec_instance *inst, bool printed)
 {
@@ -348,7 +342,7 @@ static enum verdict match(struct inspector *in, const struct symspec *spec,
 		uint32_t k, n = list == KMS_NONE ? 0 : kms_modlist_count(t, list);
 
 		for (k = 0; k < n; k++)
-			if (same_module(kms_modlist_name(t, list, k), spec->module))
+			if (!strcmp(kms_modlist_name(t, list, k), spec->module))
 				break;
 		if (k == n)
 			return NO;
@@ -387,8 +381,9 @@ struct kms_error *symspec_match(struct inspector *in,
 	const struct kms_symbol *const *named;
 	uint32_t cursor = KMS_NONE;
 	struct symspec_matches m = { 0 };
+	struct kms_error *err;
 	bool printed = false;
-	size_t i, count;
+	size_t i, count, cap = 0;
 
 	count = inspector_symbols_named(in, spec->name, &named);
 	/* {obj.o} as /proc/kallmodsyms prints it, if any instance does. */
@@ -401,9 +396,9 @@ struct kms_error *symspec_match(struct inspector *in,
 	}
 	cursor = KMS_NONE;
 	m.nr_named = count;
-	m.v = malloc((count ? count : 1) * sizeof(*m.v));
-	if (!m.v)
-		return &kms_error_nomem;
+	err = KMS_RESERVE(m.v, cap, count);
+	if (err)
+		return err;
 	for (i = 0; i < count; i++) {
 		struct symspec_instance *inst = &m.v[m.nr];
 		enum verdict v;
@@ -467,56 +462,55 @@ struct kms_error *symspec_no_match(const struct symspec *spec,
 	return kms_error_fmt("no instance of the symbol has these qualifiers");
 }
 
+/* The error of several instances in @m, each on a line of its own. */
+static struct kms_error *ambiguity(struct inspector *in,
+				   const struct symspec *spec,
+				   const struct symspec_matches *m,
+				   uint64_t kaslr)
+{
+	_cleanup_free_ char *text = NULL;
+	size_t len = 0, i;
+	FILE *f;
+
+	f = open_memstream(&text, &len);
+	if (!f)
+		return &kms_error_nomem;
+	if (m->nr_unsure)
+		fprintf(f, "%zu instance%s of %s may match: the tables do not say which object %zu of them come%s from, and %s has no DWARF to tell",
+			m->nr, m->nr == 1 ? "" : "s", spec->name, m->nr_unsure,
+			m->nr_unsure == 1 ? "s" : "", in->vmlinux);
+	else
+		fprintf(f, "%zu instances of %s%s; pick one by sympos (%s,N), [module] {objfile}, mod:, obj.o: or file.c::",
+			m->nr, spec->name, qualified(spec) ? " match" : "",
+			spec->name);
+	for (i = 0; i < m->nr; i++) {
+		fputs("\n\t", f);
+		symspec_print_instance(f, in, &m->v[i],
+				       m->v[i].sym->address + kaslr);
+		fprintf(f, "\tsympos=%zu%s", m->v[i].sympos,
+			m->v[i].unsure ? " (object unknown)" : "");
+	}
+	if (fclose(f) || !text)
+		return &kms_error_nomem;
+	return kms_error_fmt("%s", text);
+}
+
 struct kms_error *symspec_resolve(struct inspector *in,
 				  const struct symspec *spec, uint64_t kaslr,
 				  struct symspec_instance *ret)
 {
 	struct symspec_matches m;
 	struct kms_error *err;
-	char *text = NULL;
-	size_t len = 0, i;
-	FILE *f;
 
 	err = symspec_match(in, spec, &m);
 	if (err)
 		return err;
-	if (m.nr == 1 && !m.nr_unsure) {
+	if (m.nr == 1 && !m.nr_unsure)
 		*ret = m.v[0];
-		symspec_matches_free(&m);
-		return NULL;
-	}
-	if (!m.nr) {
+	else if (!m.nr)
 		err = symspec_no_match(spec, &m);
-		goto out;
-	}
-	f = open_memstream(&text, &len);
-	if (!f) {
-		err = &kms_error_nomem;
-		goto out;
-	}
-	if (m.nr_unsure)
-		fprintf(f, "%zu instance%s of %s may match: the tables do not say which object %zu of them come%s from, and %s has no DWARF to tell",
-			m.nr, m.nr == 1 ? "" : "s", spec->name, m.nr_unsure,
-			m.nr_unsure == 1 ? "s" : "", in->vmlinux);
 	else
-		fprintf(f, "%zu instances of %s%s; pick one by sympos (%s,N), [module] {objfile}, mod:, obj.o: or file.c::",
-			m.nr, spec->name, qualified(spec) ? " match" : "",
-			spec->name);
-	for (i = 0; i < m.nr; i++) {
-		fputs("\n\t", f);
-		symspec_print_instance(f, in, &m.v[i],
-				       m.v[i].sym->address + kaslr);
-		fprintf(f, "\tsympos=%zu%s", m.v[i].sympos,
-			m.v[i].unsure ? " (object unknown)" : "");
-	}
-	if (fclose(f) || !text) {
-		free(text);
-		err = &kms_error_nomem;
-		goto out;
-	}
-	err = kms_error_fmt("%s", text);
-	free(text);
-out:
+		err = ambiguity(in, spec, &m, kaslr);
 	symspec_matches_free(&m);
 	return err;
 }

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include <kms/format.h>
+#include <kms/util.h>
 
 #include "annotate.h"
 #include "command.h"
@@ -97,14 +98,71 @@ static bool resolve_by_size(struct inspector *in, const char *name,
 	return nr == 1 || obj != KMS_NONE;
 }
 
+/*
+ * If @p starts "[<ADDR>]", copy it and name the address (at @kaslr) after
+ * it; returns what follows, or NULL.
+ */
+static const char *decode_address(struct inspector *in, uint64_t kaslr,
+				  const char *p)
+{
+	const struct kms_symbol *sym = NULL;
+	uint32_t cursor = KMS_NONE;
+	uint64_t addr, size;
+	char *end;
+
+	if (strncmp(p, "[<", 2) || !isxdigit((unsigned char)p[2]))
+		return NULL;
+	addr = strtoull(p + 2, &end, 16);
+	if (strncmp(end, ">]", 2))
+		return NULL;
+	fwrite(p, 1, end + 2 - p, stdout);
+	if (addr >= kaslr)
+		sym = inspector_symbol_at(in, addr - kaslr, &size);
+	if (sym) {
+		printf(" %s+0x%llx/0x%llx", sym->name,
+		       (unsigned long long)(addr - kaslr - sym->address),
+		       (unsigned long long)size);
+		kms_print_object(stdout, in->tables,
+				 inspector_object(in, sym, &cursor), " ");
+		print_line(in, addr - kaslr);
+	}
+	return end + 2;
+}
+
+/*
+ * If @p starts "func+0xoff/0xsize", copy it and annotate it; returns what
+ * follows, or NULL.  @line is the start of the line.
+ */
+static const char *decode_symbol(struct inspector *in, const char *line,
+				 const char *p)
+{
+	uint64_t size, addr = 0, offset;
+	char name[512];
+	uint32_t obj;
+	size_t n;
+
+	n = match_symbol(line, p, name, sizeof(name), &size, &offset);
+	if (!n)
+		return NULL;
+	fwrite(p, 1, n, stdout);
+	p += n;
+	/* A loadable module's symbol says so already. */
+	if ((p[0] != ' ' || p[1] != '[') &&
+	    resolve_by_size(in, name, size, &obj, &addr)) {
+		kms_print_object(stdout, in->tables, obj, " ");
+		print_line(in, addr + offset);
+	}
+	return p;
+}
+
 static int run(struct inspector *in, const void *settings, int argc,
 	       char **argv)
 {
-	char *line = NULL, name[512];
+	_cleanup_free_ char *line = NULL;
 	struct kms_error *err;
+	const char *p, *next;
 	size_t cap = 0;
 	uint64_t kaslr;
-	ssize_t len;
 
 	(void)settings;
 	(void)argc;
@@ -112,56 +170,17 @@ static int run(struct inspector *in, const void *settings, int argc,
 	err = inspector_kaslr(in, &kaslr);
 	if (err)
 		return inspector_fail(err);
-	while ((len = getline(&line, &cap, stdin)) >= 0) {
-		const char *p = line;
-
-		while (*p) {
-			uint64_t size, addr = 0, offset = 0;
-			uint32_t obj;
-			size_t n;
-
-			if (!strncmp(p, "[<", 2) && isxdigit((unsigned char)p[2])) {
-				char *end;
-
-				addr = strtoull(p + 2, &end, 16);
-				if (!strncmp(end, ">]", 2)) {
-					const struct kms_symbol *sym;
-					uint32_t cursor = KMS_NONE;
-
-					fwrite(p, 1, end + 2 - p, stdout);
-					p = end + 2;
-					sym = addr >= kaslr ?
-					      inspector_symbol_at(in, addr - kaslr, &size) :
-					      NULL;
-					if (sym) {
-						obj = inspector_object(in, sym, &cursor);
-						printf(" %s+0x%llx/0x%llx", sym->name,
-						       (unsigned long long)(addr - kaslr - sym->address),
-						       (unsigned long long)size);
-						kms_print_object(stdout, in->tables, obj, " ");
-						print_line(in, addr - kaslr);
-					}
-					continue;
-				}
-			}
-			n = match_symbol(line, p, name, sizeof(name), &size,
-					 &offset);
-			if (!n) {
-				putchar(*p++);
-				continue;
-			}
-			fwrite(p, 1, n, stdout);
-			p += n;
-			/* A loadable module's symbol says so already. */
-			if (p[0] == ' ' && p[1] == '[')
-				continue;
-			if (resolve_by_size(in, name, size, &obj, &addr)) {
-				kms_print_object(stdout, in->tables, obj, " ");
-				print_line(in, addr + offset);
+	while (getline(&line, &cap, stdin) >= 0) {
+		for (p = line; *p; p = next) {
+			next = decode_address(in, kaslr, p);
+			if (!next)
+				next = decode_symbol(in, line, p);
+			if (!next) {
+				putchar(*p);
+				next = p + 1;
 			}
 		}
 	}
-	free(line);
 	return 0;
 }
 

@@ -105,25 +105,72 @@ struct probe_settings {
 	const char *tracefs;		/* --tracefs */
 };
 
+/*
+ * In the running kernel's symbols at @live: its KASLR offset, and how many
+ * symbols share @inst's name; an error unless one is where @inst is.
+ */
+static struct kms_error *scan_running(struct inspector *in, const char *live,
+				      const struct symspec_instance *inst,
+				      uint64_t *ret_kaslr,
+				      struct live_scan *ret)
+{
+	struct kms_error *err;
+
+	err = inspector_kaslr_from(in, live, ret_kaslr);
+	if (err)
+		return err;
+	ret->name = inst->sym->name;
+	ret->address = inst->sym->address + *ret_kaslr;
+	err = kallsyms_copy_read(live, scan_line, ret);
+	if (!err && !ret->found)
+		err = kms_error_file(live, "no %s at 0x%llx, where %s has it: %s is not the running kernel",
+				     ret->name,
+				     (unsigned long long)ret->address,
+				     in->vmlinux, in->vmlinux);
+	return err;
+}
+
+/*
+ * The kprobe_events line: by name when the running kernel has one symbol
+ * of it, else by the address (@kaslr applied).
+ */
+static void kprobe_line(char *buf, size_t size, const char *given,
+			const struct symspec_instance *inst,
+			const struct symspec *spec, size_t count,
+			uint64_t kaslr)
+{
+	char name[256];
+
+	event_name(name, sizeof(name), given, inst, count == 1, spec->offset);
+	if (count == 1 && spec->offset)
+		snprintf(buf, size, "p:%s %s+0x%llx\n", name, inst->sym->name,
+			 (unsigned long long)spec->offset);
+	else if (count == 1)
+		snprintf(buf, size, "p:%s %s\n", name, inst->sym->name);
+	else
+		snprintf(buf, size, "p:%s 0x%llx\n", name,
+			 (unsigned long long)(inst->sym->address + kaslr +
+					      spec->offset));
+}
+
 static int run(struct inspector *in, const void *settings, int argc,
 	       char **argv)
 {
 	const struct probe_settings *s = settings;
 	const char *live = in->opts->kallsyms ? in->opts->kallsyms :
 			   DEFAULT_KALLMODSYMS;
-	const char *given = s->name;
+	struct live_scan scan = { NULL, 0, 0, false };
 	struct symspec_instance inst;
-	char name[256], line[1024];
 	struct kms_error *err;
 	struct symspec spec;
-	uint64_t kaslr, size, addr;
-	struct live_scan scan = { NULL, 0, 0, false };
+	uint64_t kaslr, size;
+	char line[1024];
 	int status = 1;
 
 	(void)argc;
-	if (given && !valid_event_name(given)) {
+	if (s->name && !valid_event_name(s->name)) {
 		fprintf(stderr, PROG ": --name \"%s\": an event name is [GROUP/]NAME of letters, digits and _\n",
-			given);
+			s->name);
 		return 2;
 	}
 	err = symspec_parse(argv[0], false, &spec);
@@ -136,37 +183,16 @@ static int run(struct inspector *in, const void *settings, int argc,
 		kms_error_destroy(err);
 		goto out;
 	}
-	err = inspector_kaslr_from(in, live, &kaslr);
+	err = scan_running(in, live, &inst, &kaslr, &scan);
 	if (!err) {
-		scan.name = inst.sym->name;
-		scan.address = inst.sym->address + kaslr;
-		err = kallsyms_copy_read(live, scan_line, &scan);
+		kprobe_line(line, sizeof(line), s->name, &inst, &spec,
+			    scan.count, kaslr);
+		if (s->tracefs)
+			err = append(s->tracefs, line);
 	}
-	if (!err && !scan.found)
-		err = kms_error_file(live, "no %s at 0x%llx, where %s has it: %s is not the running kernel",
-				     inst.sym->name,
-				     (unsigned long long)(inst.sym->address + kaslr),
-				     in->vmlinux, in->vmlinux);
 	if (err) {
 		inspector_fail(err);
 		goto out;
-	}
-	addr = inst.sym->address + kaslr + spec.offset;
-	event_name(name, sizeof(name), given, &inst, scan.count == 1, spec.offset);
-	if (scan.count == 1 && spec.offset)
-		snprintf(line, sizeof(line), "p:%s %s+0x%llx\n", name,
-			 inst.sym->name, (unsigned long long)spec.offset);
-	else if (scan.count == 1)
-		snprintf(line, sizeof(line), "p:%s %s\n", name, inst.sym->name);
-	else
-		snprintf(line, sizeof(line), "p:%s 0x%llx\n", name,
-			 (unsigned long long)addr);
-	if (s->tracefs) {
-		err = append(s->tracefs, line);
-		if (err) {
-			inspector_fail(err);
-			goto out;
-		}
 	}
 	fputs(line, stdout);
 	status = 0;

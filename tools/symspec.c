@@ -68,20 +68,13 @@ static bool is_name_end(char c)
 	       c == '@' || c == '/';
 }
 
-/* The word: [file::|mod:|obj.o:]name{,N|@file|+off[/size]}. */
-static struct kms_error *parse_word(const char *p, const char *end,
-				    bool allow_address, struct symspec *spec)
+/* The qualifiers before the name: file::, mod: or obj.o:; *@pp past them. */
+static struct kms_error *parse_prefix(const char **pp, const char *end,
+				      struct symspec *spec)
 {
-	const char *colon, *q;
+	const char *p = *pp, *colon;
 	struct kms_error *err;
-	uint64_t v;
 
-	/* A bare address. */
-	if (allow_address && !parse_hex(p, &q, &v) && q == end) {
-		spec->is_address = true;
-		spec->offset = v;
-		return NULL;
-	}
 	/* gdb's unquoted file.c::name. */
 	for (colon = p; colon + 1 < end; colon++)
 		if (colon[0] == ':' && colon[1] == ':')
@@ -111,6 +104,73 @@ static struct kms_error *parse_word(const char *p, const char *end,
 		if (memchr(p, ':', end - p))
 			return kms_error_fmt("more than one ':'");
 	}
+	*pp = p;
+	return NULL;
+}
+
+/* One suffix after the name: ,N or @file or +off[/size]; *@pp past it. */
+static struct kms_error *parse_suffix(const char **pp, const char *end,
+				      struct symspec *spec)
+{
+	const char *p = *pp, *q;
+	struct kms_error *err;
+	char *e;
+
+	switch (*p) {
+	case ',':
+		if (spec->have_sympos)
+			return kms_error_fmt("two sympos after ','");
+		if (!isdigit((unsigned char)p[1]))
+			return kms_error_fmt("no position after ','");
+		errno = 0;
+		spec->sympos = strtoul(p + 1, &e, 10);
+		if (errno)
+			return kms_error_fmt("bad position after ','");
+		spec->have_sympos = true;
+		*pp = e;
+		return NULL;
+	case '@':
+		for (q = ++p; q < end && *q != '+' && *q != ','; q++)
+			;
+		err = set_path(spec, p, q - p);
+		*pp = q;
+		return err;
+	case '+':
+		if (spec->have_offset)
+			return kms_error_fmt("two offsets");
+		if (parse_hex(p + 1, &q, &spec->offset))
+			return kms_error_fmt("bad offset after +");
+		spec->have_offset = true;
+		if (q < end && *q == '/') {
+			if (parse_hex(q + 1, &q, &spec->size))
+				return kms_error_fmt("bad size after /");
+			spec->have_size = true;
+		}
+		*pp = q;
+		return NULL;
+	default:
+		return kms_error_fmt("unexpected '%c' after the symbol name",
+				     *p);
+	}
+}
+
+/* The word: [file::|mod:|obj.o:]name{,N|@file|+off[/size]}. */
+static struct kms_error *parse_word(const char *p, const char *end,
+				    bool allow_address, struct symspec *spec)
+{
+	struct kms_error *err;
+	const char *q;
+	uint64_t v;
+
+	/* A bare address. */
+	if (allow_address && !parse_hex(p, &q, &v) && q == end) {
+		spec->is_address = true;
+		spec->offset = v;
+		return NULL;
+	}
+	err = parse_prefix(&p, end, spec);
+	if (err)
+		return err;
 	for (q = p; q < end && !is_name_end(*q); q++)
 		;
 	if (q == p)
@@ -118,49 +178,10 @@ static struct kms_error *parse_word(const char *p, const char *end,
 	spec->name = strndup(p, q - p);
 	if (!spec->name)
 		return &kms_error_nomem;
-	p = q;
-	while (p < end) {
-		char *e;
-
-		switch (*p) {
-		case ',':
-			if (spec->have_sympos)
-				return kms_error_fmt("two sympos after ','");
-			if (!isdigit((unsigned char)p[1]))
-				return kms_error_fmt("no position after ','");
-			errno = 0;
-			spec->sympos = strtoul(p + 1, &e, 10);
-			if (errno)
-				return kms_error_fmt("bad position after ','");
-			spec->have_sympos = true;
-			p = e;
-			break;
-		case '@':
-			for (q = ++p; q < end && *q != '+' && *q != ','; q++)
-				;
-			err = set_path(spec, p, q - p);
-			if (err)
-				return err;
-			p = q;
-			break;
-		case '+':
-			if (spec->have_offset)
-				return kms_error_fmt("two offsets");
-			if (parse_hex(p + 1, &q, &spec->offset))
-				return kms_error_fmt("bad offset after +");
-			spec->have_offset = true;
-			p = q;
-			if (p < end && *p == '/') {
-				if (parse_hex(p + 1, &q, &spec->size))
-					return kms_error_fmt("bad size after /");
-				spec->have_size = true;
-				p = q;
-			}
-			break;
-		default:
-			return kms_error_fmt("unexpected '%c' after the symbol name",
-					     *p);
-		}
+	for (p = q; p < end; ) {
+		err = parse_suffix(&p, end, spec);
+		if (err)
+			return err;
 	}
 	if (p != end)
 		return kms_error_fmt("trailing characters after the symbol name");

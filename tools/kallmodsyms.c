@@ -81,7 +81,10 @@ static void command_usage(const struct command *cmd)
 	printf("\nSee kallmodsyms(1).\n");
 }
 
-/* The options of every command, for getopt_long(). */
+/*
+ * The options of every command, for getopt_long(): room for 64 names
+ * (today's commands have 17, aliases and --help included).
+ */
 #define MAX_OPTIONS 64
 
 struct option_table {

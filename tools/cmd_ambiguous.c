@@ -7,9 +7,10 @@
 #include <string.h>
 
 #include <kms/format.h>
+#include <kms/util.h>
 
 #include "annotate.h"
-#include "inspector.h"
+#include "command.h"
 
 struct instance {
 	const struct kms_symbol *sym;
@@ -41,75 +42,109 @@ static bool same_print(const struct kms_tables *t, uint32_t a, uint32_t b)
 	       (na == nb || (na && nb && !strcmp(na, nb)));
 }
 
-int cmd_ambiguous(struct inspector *in, int argc, char **argv)
+/* Every text symbol with its object entry, sorted by name: *@ret. */
+static struct kms_error *text_instances(struct inspector *in,
+					struct instance **ret, size_t *ret_nr)
 {
 	const struct kms_symbols *s = in->syms;
-	struct instance *v;
+	struct instance *v = NULL;
 	uint32_t cursor = KMS_NONE;
-	size_t i, j, k, n = 0, names = 0, instances = 0, stay = 0;
+	size_t i, n = 0, cap = 0;
+	struct kms_error *err;
 
-	(void)argc;
-	(void)argv;
-	v = malloc((s->nr ? s->nr : 1) * sizeof(*v));
-	if (!v)
-		return inspector_fail(&kms_error_nomem);
 	for (i = 0; i < s->nr; i++) {
 		if (!kms_is_text_type(s->syms[i].type))
 			continue;
+		err = KMS_RESERVE(v, cap, n + 1);
+		if (err) {
+			free(v);
+			return err;
+		}
 		v[n].sym = &s->syms[i];
 		v[n].obj = inspector_object(in, &s->syms[i], &cursor);
 		n++;
 	}
 	qsort(v, n, sizeof(*v), compare_instances);
+	*ret = v;
+	*ret_nr = n;
+	return NULL;
+}
 
+static void print_instance(struct inspector *in, const struct instance *inst,
+			   bool alone)
+{
+	if (in->opts->json) {
+		json_begin_object(&in->json, NULL);
+		json_hex(&in->json, "address", inst->sym->address);
+		inspector_json_attribution(in, inst->obj);
+		json_bool(&in->json, "ambiguous", !alone);
+		json_end_object(&in->json);
+		return;
+	}
+	printf("\t%016llx", (unsigned long long)inst->sym->address);
+	if (inst->obj == KMS_NONE)
+		fputs(" (core kernel)", stdout);
+	kms_print_object(stdout, in->tables, inst->obj, " ");
+	if (!alone)
+		fputs("  AMBIGUOUS: same name, modules and object", stdout);
+	putchar('\n');
+}
+
+/* The @n instances of one name; returns how many nothing tells apart. */
+static size_t print_name(struct inspector *in, const struct instance *v,
+			 size_t n)
+{
+	size_t k, m, stay = 0;
+
+	if (in->opts->json) {
+		json_begin_object(&in->json, NULL);
+		json_string(&in->json, "name", v[0].sym->name);
+		json_begin_array(&in->json, "instances");
+	} else {
+		printf("%s: %zu\n", v[0].sym->name, n);
+	}
+	for (k = 0; k < n; k++) {
+		bool alone = true;
+
+		for (m = 0; m < n; m++)
+			if (m != k && same_print(in->tables, v[m].obj, v[k].obj))
+				alone = false;
+		stay += !alone;
+		print_instance(in, &v[k], alone);
+	}
+	if (in->opts->json) {
+		json_end_array(&in->json);
+		json_end_object(&in->json);
+	}
+	return stay;
+}
+
+static int run(struct inspector *in, const void *settings, int argc,
+	       char **argv)
+{
+	_cleanup_free_ struct instance *v = NULL;
+	size_t i, j, n, names = 0, instances = 0, stay = 0;
+	struct kms_error *err;
+
+	(void)settings;
+	(void)argc;
+	(void)argv;
+	err = text_instances(in, &v, &n);
+	if (err)
+		return inspector_fail(err);
 	if (in->opts->json) {
 		json_begin_object(&in->json, NULL);
 		json_begin_array(&in->json, "names");
 	}
 	for (i = 0; i < n; i = j) {
-		for (j = i + 1; j < n && !strcmp(v[j].sym->name, v[i].sym->name); j++)
+		for (j = i + 1; j < n && !strcmp(v[j].sym->name, v[i].sym->name);
+		     j++)
 			;
 		if (j - i < 2)
 			continue;
 		names++;
 		instances += j - i;
-		if (in->opts->json) {
-			json_begin_object(&in->json, NULL);
-			json_string(&in->json, "name", v[i].sym->name);
-			json_begin_array(&in->json, "instances");
-		} else {
-			printf("%s: %zu\n", v[i].sym->name, j - i);
-		}
-		for (k = i; k < j; k++) {
-			size_t m;
-			bool alone = true;
-
-			for (m = i; m < j; m++)
-				if (m != k && same_print(in->tables, v[m].obj,
-							 v[k].obj))
-					alone = false;
-			stay += !alone;
-			if (in->opts->json) {
-				json_begin_object(&in->json, NULL);
-				json_hex(&in->json, "address", v[k].sym->address);
-				inspector_json_attribution(in, v[k].obj);
-				json_bool(&in->json, "ambiguous", !alone);
-				json_end_object(&in->json);
-				continue;
-			}
-			printf("\t%016llx", (unsigned long long)v[k].sym->address);
-			if (v[k].obj == KMS_NONE)
-				fputs(" (core kernel)", stdout);
-			kms_print_object(stdout, in->tables, v[k].obj, " ");
-			if (!alone)
-				fputs("  AMBIGUOUS: same name, modules and object",
-				      stdout);
-			putchar('\n');
-		}
-		if (in->opts->json) {
-			json_end_array(&in->json);
-			json_end_object(&in->json);
-		}
+		stay += print_name(in, v + i, j - i);
 	}
 	if (in->opts->json) {
 		json_end_array(&in->json);
@@ -122,6 +157,12 @@ int cmd_ambiguous(struct inspector *in, int argc, char **argv)
 		printf("%zu duplicated names, %zu instances, %zu still ambiguous\n",
 		       names, instances, stay);
 	}
-	free(v);
 	return 0;
 }
+
+const struct command command_ambiguous = {
+	.name = "ambiguous", .run = run, .args = "",
+	.help = "the duplicated names of text symbols and how each is told apart",
+	.options = (const struct command_option *const[]){
+		&option_tables, &option_symbols, &option_json, NULL },
+};

@@ -12,14 +12,14 @@
  * scripts/decode_stacktrace.sh.
  */
 #include <ctype.h>
-#include <elfutils/libdwfl.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <kms/format.h>
+#include <kms/util.h>
 
 #include "annotate.h"
-#include "inspector.h"
+#include "command.h"
 
 static bool is_symbol_char(char c)
 {
@@ -54,52 +54,14 @@ static size_t match_symbol(const char *line, const char *p, char *name,
 	return end - p;
 }
 
-/* Line tables, when the image has DWARF. */
-struct lines {
-	Dwfl *dwfl;
-	Dwfl_Module *mod;
-};
-
-static const Dwfl_Callbacks offline_callbacks = {
-	.find_debuginfo = dwfl_standard_find_debuginfo,
-	.section_address = dwfl_offline_section_address,
-};
-
-static void open_lines(struct inspector *in, struct lines *l)
+/* " file:line" of link-time @addr, when the vmlinux has DWARF. */
+static void print_line(struct inspector *in, uint64_t addr)
 {
-	l->dwfl = NULL;
-	l->mod = NULL;
-	if (!kms_elf_section(in->elf, ".debug_info") &&
-	    !kms_elf_section(in->elf, ".debug_line"))
-		return;
-	l->dwfl = dwfl_begin(&offline_callbacks);
-	if (!l->dwfl)
-		return;
-	l->mod = dwfl_report_offline(l->dwfl, "vmlinux", in->vmlinux, -1);
-	dwfl_report_end(l->dwfl, NULL, NULL);
-}
-
-/* " file:line" of link-time @addr, relative to its compilation directory. */
-static void print_line(struct lines *l, uint64_t addr)
-{
-	const char *file, *dir;
-	Dwfl_Line *line;
-	size_t len;
 	int lineno;
+	const char *file = inspector_line(in, addr, &lineno);
 
-	if (!l->mod)
-		return;
-	line = dwfl_module_getsrc(l->mod, addr);
-	if (!line)
-		return;
-	file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
-	if (!file)
-		return;
-	dir = dwfl_line_comp_dir(line);
-	len = dir ? strlen(dir) : 0;
-	if (len && !strncmp(file, dir, len) && file[len] == '/')
-		file += len + 1;
-	printf(" %s:%d", file, lineno);
+	if (file)
+		printf(" %s:%d", file, lineno);
 }
 
 /*
@@ -114,8 +76,7 @@ static bool resolve_by_size(struct inspector *in, const char *name,
 	uint32_t cursor = KMS_NONE, obj = KMS_NONE;
 	size_t i, count, nr = 0, same_print = 0;
 
-	if (inspector_symbols_named(in, name, &named, &count))
-		return false;	/* out of memory: leave the line as it is */
+	count = inspector_symbols_named(in, name, &named);
 	for (i = 0; i < count; i++) {
 		const struct kms_symbol *s = named[i];
 		uint32_t o;
@@ -137,74 +98,97 @@ static bool resolve_by_size(struct inspector *in, const char *name,
 	return nr == 1 || obj != KMS_NONE;
 }
 
-int cmd_decode(struct inspector *in, int argc, char **argv)
+/*
+ * If @p starts "[<ADDR>]", copy it and name the address (at @kaslr) after
+ * it; returns what follows, or NULL.
+ */
+static const char *decode_address(struct inspector *in, uint64_t kaslr,
+				  const char *p)
 {
-	uint64_t kaslr = in->opts->kaslr_offset;
-	char *line = NULL, name[512];
-	struct lines lines;
-	size_t cap = 0;
-	ssize_t len;
+	const struct kms_symbol *sym = NULL;
+	uint32_t cursor = KMS_NONE;
+	uint64_t addr, size;
+	char *end;
 
+	if (strncmp(p, "[<", 2) || !isxdigit((unsigned char)p[2]))
+		return NULL;
+	addr = strtoull(p + 2, &end, 16);
+	if (strncmp(end, ">]", 2))
+		return NULL;
+	fwrite(p, 1, end + 2 - p, stdout);
+	if (addr >= kaslr)
+		sym = inspector_symbol_at(in, addr - kaslr, &size);
+	if (sym) {
+		printf(" %s+0x%llx/0x%llx", sym->name,
+		       (unsigned long long)(addr - kaslr - sym->address),
+		       (unsigned long long)size);
+		kms_print_object(stdout, in->tables,
+				 inspector_object(in, sym, &cursor), " ");
+		print_line(in, addr - kaslr);
+	}
+	return end + 2;
+}
+
+/*
+ * If @p starts "func+0xoff/0xsize", copy it and annotate it; returns what
+ * follows, or NULL.  @line is the start of the line.
+ */
+static const char *decode_symbol(struct inspector *in, const char *line,
+				 const char *p)
+{
+	uint64_t size, addr = 0, offset;
+	char name[512];
+	uint32_t obj;
+	size_t n;
+
+	n = match_symbol(line, p, name, sizeof(name), &size, &offset);
+	if (!n)
+		return NULL;
+	fwrite(p, 1, n, stdout);
+	p += n;
+	/* A loadable module's symbol says so already. */
+	if ((p[0] != ' ' || p[1] != '[') &&
+	    resolve_by_size(in, name, size, &obj, &addr)) {
+		kms_print_object(stdout, in->tables, obj, " ");
+		print_line(in, addr + offset);
+	}
+	return p;
+}
+
+static int run(struct inspector *in, const void *settings, int argc,
+	       char **argv)
+{
+	_cleanup_free_ char *line = NULL;
+	struct kms_error *err;
+	const char *p, *next;
+	size_t cap = 0;
+	uint64_t kaslr;
+
+	(void)settings;
 	(void)argc;
 	(void)argv;
-	if (in->opts->kallsyms) {
-		struct kms_error *err = inspector_kaslr_from_kallsyms(in, &kaslr);
-
-		if (err)
-			return inspector_fail(err);
-	}
-	open_lines(in, &lines);
-	while ((len = getline(&line, &cap, stdin)) >= 0) {
-		const char *p = line;
-
-		while (*p) {
-			uint64_t size, addr = 0, offset = 0;
-			uint32_t obj;
-			size_t n;
-
-			if (!strncmp(p, "[<", 2) && isxdigit((unsigned char)p[2])) {
-				char *end;
-
-				addr = strtoull(p + 2, &end, 16);
-				if (!strncmp(end, ">]", 2)) {
-					const struct kms_symbol *sym;
-					uint32_t cursor = KMS_NONE;
-
-					fwrite(p, 1, end + 2 - p, stdout);
-					p = end + 2;
-					sym = addr >= kaslr ?
-					      inspector_symbol_at(in, addr - kaslr, &size) :
-					      NULL;
-					if (sym) {
-						obj = inspector_object(in, sym, &cursor);
-						printf(" %s+0x%llx/0x%llx", sym->name,
-						       (unsigned long long)(addr - kaslr - sym->address),
-						       (unsigned long long)size);
-						kms_print_object(stdout, in->tables, obj, " ");
-						print_line(&lines, addr - kaslr);
-					}
-					continue;
-				}
-			}
-			n = match_symbol(line, p, name, sizeof(name), &size,
-					 &offset);
-			if (!n) {
-				putchar(*p++);
-				continue;
-			}
-			fwrite(p, 1, n, stdout);
-			p += n;
-			/* A loadable module's symbol says so already. */
-			if (p[0] == ' ' && p[1] == '[')
-				continue;
-			if (resolve_by_size(in, name, size, &obj, &addr)) {
-				kms_print_object(stdout, in->tables, obj, " ");
-				print_line(&lines, addr + offset);
+	err = inspector_kaslr(in, &kaslr);
+	if (err)
+		return inspector_fail(err);
+	while (getline(&line, &cap, stdin) >= 0) {
+		for (p = line; *p; p = next) {
+			next = decode_address(in, kaslr, p);
+			if (!next)
+				next = decode_symbol(in, line, p);
+			if (!next) {
+				putchar(*p);
+				next = p + 1;
 			}
 		}
 	}
-	free(line);
-	if (lines.dwfl)
-		dwfl_end(lines.dwfl);
 	return 0;
 }
+
+const struct command command_decode = {
+	.name = "decode", .run = run, .args = "< LOG",
+	.help = "a kernel log or oops, with [module] {objfile} added",
+	.options = (const struct command_option *const[]){
+		&option_tables, &option_symbols, &option_kaslr_offset,
+		&option_kallsyms, NULL },
+	.check = command_check_kaslr,
+};

@@ -3,54 +3,54 @@
 #include <kms/format.h>
 
 #include "annotate.h"
-#include "inspector.h"
+#include "command.h"
 
-int cmd_dump(struct inspector *in, int argc, char **argv)
+static void dump_text(const struct kms_tables *t)
+{
+	uint32_t i, k, w;
+
+	printf("text_size 0x%x ranges %u objects %u modlist_words %u strtab %u modules %u\n",
+	       t->text_size, t->nr_ranges, t->nr_objects,
+	       t->nr_modlist_words, t->strtab_size, t->nr_modules);
+	printf("ranges (offset from _text, object):\n");
+	for (i = 0; i < t->nr_ranges; i++) {
+		uint32_t obj = kms_range_object(t, i);
+
+		printf("\t%08x-%08x ", kms_range_start(t, i),
+		       kms_range_end(t, i));
+		if (obj == KMS_NONE)
+			printf("-\n");
+		else
+			printf("%u\n", obj);
+	}
+	printf("objects (module list word, name):\n");
+	for (i = 0; i < t->nr_objects; i++) {
+		uint32_t list = kms_object_modlist(t, i);
+		const char *name = kms_object_name(t, i);
+
+		printf("\t%u ", i);
+		if (list == KMS_NONE)
+			printf("-");
+		else
+			printf("%u", list);
+		printf(" %s", name ? name : "-");
+		kms_print_object(stdout, t, i, "\t");
+		putchar('\n');
+	}
+	printf("module lists (word: names):\n");
+	for (w = 0; w < t->nr_modlist_words; w += kms_modlist_count(t, w) + 1) {
+		printf("\t%u:", w);
+		for (k = 0; k < kms_modlist_count(t, w); k++)
+			printf(" %s", kms_modlist_name(t, w, k));
+		putchar('\n');
+	}
+}
+
+static void dump_json(struct inspector *in)
 {
 	const struct kms_tables *t = in->tables;
 	struct json *j = &in->json;
-	uint32_t i, k, w;
-
-	(void)argc;
-	(void)argv;
-	if (!in->opts->json) {
-		printf("text_size 0x%x ranges %u objects %u modlist_words %u strtab %u modules %u\n",
-		       t->text_size, t->nr_ranges, t->nr_objects,
-		       t->nr_modlist_words, t->strtab_size, t->nr_modules);
-		printf("ranges (offset from _text, object):\n");
-		for (i = 0; i < t->nr_ranges; i++) {
-			uint32_t obj = kms_range_object(t, i);
-
-			printf("\t%08x-%08x ", kms_range_start(t, i),
-			       kms_range_end(t, i));
-			if (obj == KMS_NONE)
-				printf("-\n");
-			else
-				printf("%u\n", obj);
-		}
-		printf("objects (module list word, name):\n");
-		for (i = 0; i < t->nr_objects; i++) {
-			uint32_t list = kms_object_modlist(t, i);
-			const char *name = kms_object_name(t, i);
-
-			printf("\t%u ", i);
-			if (list == KMS_NONE)
-				printf("-");
-			else
-				printf("%u", list);
-			printf(" %s", name ? name : "-");
-			kms_print_object(stdout, t, i, "\t");
-			putchar('\n');
-		}
-		printf("module lists (word: names):\n");
-		for (w = 0; w < t->nr_modlist_words; w += kms_modlist_count(t, w) + 1) {
-			printf("\t%u:", w);
-			for (k = 0; k < kms_modlist_count(t, w); k++)
-				printf(" %s", kms_modlist_name(t, w, k));
-			putchar('\n');
-		}
-		return 0;
-	}
+	uint32_t i;
 
 	json_begin_object(j, NULL);
 	json_hex(j, "text_size", t->text_size);
@@ -78,5 +78,24 @@ int cmd_dump(struct inspector *in, int argc, char **argv)
 	json_end_array(j);
 	json_end_object(j);
 	json_finish(j);
+}
+
+static int run(struct inspector *in, const void *settings, int argc,
+	       char **argv)
+{
+	(void)settings;
+	(void)argc;
+	(void)argv;
+	if (in->opts->json)
+		dump_json(in);
+	else
+		dump_text(in->tables);
 	return 0;
 }
+
+const struct command command_dump = {
+	.name = "dump", .run = run, .args = "",
+	.help = "the decoded tables",
+	.options = (const struct command_option *const[]){
+		&option_tables, &option_json, NULL },
+};

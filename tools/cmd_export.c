@@ -25,7 +25,7 @@
 #include <kms/format.h>
 
 #include "annotate.h"
-#include "inspector.h"
+#include "command.h"
 
 /* "a b" of object entry @obj's modules into @buf; false for none. */
 static bool module_names(const struct kms_tables *t, uint32_t obj,
@@ -148,15 +148,60 @@ static int export_ranges(struct inspector *in)
 	return status;
 }
 
-int cmd_export(struct inspector *in, int argc, char **argv)
-{
-	const char *format = in->opts->format;
+struct export_settings {
+	const char *format;
+};
 
-	if (!strcmp(format, "kallmodsyms"))
-		return cmd_list(in, argc, argv);
-	if (!strcmp(format, "ranges"))
-		return export_ranges(in);
-	fprintf(stderr, PROG ": export: unknown format \"%s\" (ranges, kallmodsyms)\n",
-		format);
-	return 2;
+static int run(struct inspector *in, const void *settings, int argc,
+	       char **argv)
+{
+	const struct export_settings *s = settings;
+	static const struct list_filter all;
+
+	(void)argc;
+	(void)argv;
+	if (!strcmp(s->format, "kallmodsyms"))
+		return list_symbols(in, &all);
+	return export_ranges(in);
 }
+
+static bool set_format(void *field, const char *arg)
+{
+	if (strcmp(arg, "ranges") && strcmp(arg, "kallmodsyms")) {
+		fprintf(stderr, PROG ": unknown format \"%s\" (ranges, kallmodsyms)\n",
+			arg);
+		return false;
+	}
+	*(const char **)field = arg;
+	return true;
+}
+
+static int check(const struct inspector_options *opts, const void *settings)
+{
+	const struct export_settings *s = settings;
+
+	(void)opts;
+	if (!s->format) {
+		fprintf(stderr, PROG ": export needs --format=ranges or --format=kallmodsyms\n");
+		return 2;
+	}
+	return 0;
+}
+
+static struct export_settings settings;
+
+static const struct command_option option_format = {
+	.name = "format", .letter = 'f', .has_arg = true,
+	.help = "  -f, --format FORMAT     ranges or kallmodsyms\n",
+	.set = set_format,
+	.offset = offsetof(struct export_settings, format),
+};
+
+const struct command command_export = {
+	.name = "export", .run = run, .args = "",
+	.help = "the tables as modules.builtin.ranges or /proc/kallmodsyms text",
+	.options = (const struct command_option *const[]){
+		&option_tables, &option_symbols, &option_format, NULL },
+	.settings = &settings,
+	.check = check,
+};

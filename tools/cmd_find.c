@@ -8,7 +8,7 @@
 #include <kms/format.h>
 
 #include "annotate.h"
-#include "inspector.h"
+#include "command.h"
 #include "symspec.h"
 
 static void print_instance(struct inspector *in,
@@ -78,10 +78,12 @@ static int find_one(struct inspector *in, const char *input)
 	return status;
 }
 
-int cmd_find(struct inspector *in, int argc, char **argv)
+static int run(struct inspector *in, const void *settings, int argc,
+	       char **argv)
 {
 	int a, status = 0;
 
+	(void)settings;
 	if (in->opts->json) {
 		json_begin_object(&in->json, NULL);
 		json_begin_array(&in->json, "names");
@@ -95,3 +97,11 @@ int cmd_find(struct inspector *in, int argc, char **argv)
 	}
 	return status;
 }
+
+const struct command command_find = {
+	.name = "find", .run = run, .args = "SPEC...",
+	.min_args = 1, .max_args = -1,
+	.help = "every instance of a name (or SPEC), what tells them apart, its sympos",
+	.options = (const struct command_option *const[]){
+		&option_tables, &option_symbols, &option_json, NULL },
+};

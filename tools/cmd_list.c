@@ -5,13 +5,13 @@
 #include <kms/format.h>
 
 #include "annotate.h"
-#include "inspector.h"
+#include "command.h"
 
 /* Does object entry @obj pass the --module and --objfile filters? */
-static bool wanted(const struct inspector *in, uint32_t obj)
+static bool wanted(const struct inspector *in, const struct list_filter *o,
+		   uint32_t obj)
 {
 	const struct kms_tables *t = in->tables;
-	const struct options *o = in->opts;
 	uint32_t list, k, n;
 	const char *name;
 
@@ -36,15 +36,13 @@ static bool wanted(const struct inspector *in, uint32_t obj)
 	return true;
 }
 
-int cmd_list(struct inspector *in, int argc, char **argv)
+int list_symbols(struct inspector *in, const struct list_filter *filter)
 {
 	const struct kms_symbols *s = in->syms;
 	uint32_t cursor = KMS_NONE;
 	char type[2] = { 0 };
 	size_t i;
 
-	(void)argc;
-	(void)argv;
 	if (in->opts->json) {
 		json_begin_object(&in->json, NULL);
 		json_begin_array(&in->json, "symbols");
@@ -53,7 +51,7 @@ int cmd_list(struct inspector *in, int argc, char **argv)
 		const struct kms_symbol *sym = &s->syms[i];
 		uint32_t obj = inspector_object(in, sym, &cursor);
 
-		if (!wanted(in, obj))
+		if (!wanted(in, filter, obj))
 			continue;
 		if (in->opts->json) {
 			json_begin_object(&in->json, NULL);
@@ -77,3 +75,36 @@ int cmd_list(struct inspector *in, int argc, char **argv)
 	}
 	return 0;
 }
+
+static int run(struct inspector *in, const void *settings, int argc,
+	       char **argv)
+{
+	(void)argc;
+	(void)argv;
+	return list_symbols(in, settings);
+}
+
+static struct list_filter filter;
+
+static const struct command_option option_module = {
+	.name = "module", .letter = 'm', .has_arg = true,
+	.help = "  -m, --module MOD        only symbols of built-in module MOD\n",
+	.set = option_set_string,
+	.offset = offsetof(struct list_filter, module),
+};
+
+static const struct command_option option_objfile = {
+	.name = "objfile", .letter = 'o', .has_arg = true,
+	.help = "  -o, --objfile OBJ       only symbols printed with {OBJ}\n",
+	.set = option_set_string,
+	.offset = offsetof(struct list_filter, objfile),
+};
+
+const struct command command_list = {
+	.name = "list", .run = run, .args = "",
+	.help = "every symbol, as /proc/kallmodsyms lists it",
+	.options = (const struct command_option *const[]){
+		&option_tables, &option_symbols, &option_json,
+		&option_module, &option_objfile, NULL },
+	.settings = &filter,
+};

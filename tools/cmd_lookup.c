@@ -11,7 +11,7 @@
 #include <kms/format.h>
 
 #include "annotate.h"
-#include "inspector.h"
+#include "command.h"
 #include "symspec.h"
 
 static void print_result(struct inspector *in, const char *input,
@@ -59,7 +59,6 @@ static int lookup_one(struct inspector *in, uint64_t kaslr, const char *where,
 	struct kms_error *err;
 	struct symspec spec;
 	uint64_t size, addr;
-	char msg[128];
 	int status = 1;
 
 	err = symspec_parse(input, true, &spec);
@@ -90,17 +89,9 @@ static int lookup_one(struct inspector *in, uint64_t kaslr, const char *where,
 	err = symspec_resolve(in, &spec, kaslr, &inst);
 	if (err)
 		goto fail;
-	size = inspector_symbol_size(in, inst.sym);
-	if (size && spec.offset >= size) {
-		report(in, where, input, "offset past the end of the symbol");
-		goto out;
-	}
-	if (spec.have_size && spec.size != size) {
-		snprintf(msg, sizeof(msg), "this kernel's %s is 0x%llx bytes",
-			 inst.sym->name, (unsigned long long)size);
-		report(in, where, input, msg);
-		goto out;
-	}
+	err = symspec_check_size(in, &spec, &inst, &size);
+	if (err)
+		goto fail;
 	print_result(in, input, true, inst.sym->address + spec.offset + kaslr,
 		     spec.offset, inst.sym, size, inst.obj);
 	status = 0;
@@ -113,56 +104,17 @@ out:
 	return status;
 }
 
-struct kms_error *inspector_kaslr_from_kallsyms(struct inspector *in,
-						uint64_t *ret)
-{
-	return inspector_kaslr_from_file(in, in->opts->kallsyms, ret);
-}
-
-/* The KASLR offset from a copy of /proc/kallsyms: its _text vs ours. */
-struct kms_error *inspector_kaslr_from_file(struct inspector *in,
-					    const char *path, uint64_t *ret)
-{
-	char *line = NULL;
-	size_t cap = 0;
-	struct kms_error *err = NULL;
-	FILE *f;
-
-	f = fopen(path, "r");
-	if (!f)
-		return kms_error_errno(path, "cannot open");
-	while (getline(&line, &cap, f) > 0) {
-		unsigned long long addr;
-		char type, name[16];
-
-		if (sscanf(line, "%llx %c %15s", &addr, &type, name) != 3 ||
-		    strcmp(name, "_text"))
-			continue;
-		if (!addr)
-			err = kms_error_file(path,
-					     "_text reads as 0: the copy was made without the right to see addresses");
-		else
-			*ret = addr - in->syms->text_address;
-		goto out;
-	}
-	err = kms_error_file(path, "no _text line: not a copy of /proc/kallsyms");
-out:
-	free(line);
-	fclose(f);
-	return err;
-}
-
-int cmd_lookup(struct inspector *in, int argc, char **argv)
+static int run(struct inspector *in, const void *settings, int argc,
+	       char **argv)
 {
 	struct kms_error *err;
-	uint64_t kaslr = in->opts->kaslr_offset;
 	int a, status = 0;
+	uint64_t kaslr;
 
-	if (in->opts->kallsyms) {
-		err = inspector_kaslr_from_kallsyms(in, &kaslr);
-		if (err)
-			return inspector_fail(err);
-	}
+	(void)settings;
+	err = inspector_kaslr(in, &kaslr);
+	if (err)
+		return inspector_fail(err);
 	if (in->opts->json) {
 		json_begin_object(&in->json, NULL);
 		json_hex(&in->json, "kaslr_offset", kaslr);
@@ -197,3 +149,13 @@ int cmd_lookup(struct inspector *in, int argc, char **argv)
 	}
 	return status;
 }
+
+const struct command command_lookup = {
+	.name = "lookup", .run = run, .args = "ADDR|SPEC...|-",
+	.min_args = 1, .max_args = -1,
+	.help = "symbol+0xoff/0xsize [module] {objfile} of addresses, or the address of SPEC",
+	.options = (const struct command_option *const[]){
+		&option_tables, &option_symbols, &option_json,
+		&option_kaslr_offset, &option_kallsyms, NULL },
+	.check = command_check_kaslr,
+};

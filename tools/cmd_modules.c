@@ -4,9 +4,10 @@
 #include <string.h>
 
 #include <kms/format.h>
+#include <kms/util.h>
 
 #include "annotate.h"
-#include "inspector.h"
+#include "command.h"
 
 static int compare_names(const void *a, const void *b)
 {
@@ -28,78 +29,113 @@ static bool has_module(const struct kms_tables *t, uint32_t obj,
 	return false;
 }
 
-int cmd_modules(struct inspector *in, int argc, char **argv)
+/* Every name of every module list, sorted (with repeats): *@ret. */
+static struct kms_error *module_names(const struct kms_tables *t,
+				      const char ***ret, size_t *ret_nr)
+{
+	const char **names = NULL;
+	size_t nr = 0, cap = 0;
+	struct kms_error *err;
+	uint32_t w, k;
+
+	for (w = 0; w < t->nr_modlist_words; w += kms_modlist_count(t, w) + 1)
+		for (k = 0; k < kms_modlist_count(t, w); k++) {
+			err = KMS_RESERVE(names, cap, nr + 1);
+			if (err) {
+				free(names);
+				return err;
+			}
+			names[nr++] = kms_modlist_name(t, w, k);
+		}
+	qsort(names, nr, sizeof(*names), compare_names);
+	*ret = names;
+	*ret_nr = nr;
+	return NULL;
+}
+
+static void print_range(struct inspector *in, uint32_t r)
 {
 	const struct kms_tables *t = in->tables;
-	uint64_t base = in->syms->text_address;
-	const char **names;
-	size_t nr = 0, i;
-	uint32_t w, r;
+	uint64_t start = in->syms->text_address + kms_range_start(t, r);
+	uint64_t end = in->syms->text_address + kms_range_end(t, r);
+	uint32_t obj = kms_range_object(t, r);
 
+	if (in->opts->json) {
+		json_begin_object(&in->json, NULL);
+		json_hex(&in->json, "start", start);
+		json_hex(&in->json, "end", end);
+		inspector_json_attribution(in, obj);
+		json_end_object(&in->json);
+		return;
+	}
+	printf("\t%016llx-%016llx", (unsigned long long)start,
+	       (unsigned long long)end);
+	kms_print_object(stdout, t, obj, " ");
+	putchar('\n');
+}
+
+/* Module @name: its size, then each of its ranges. */
+static void print_module(struct inspector *in, const char *name)
+{
+	const struct kms_tables *t = in->tables;
+	uint64_t size = 0;
+	size_t ranges = 0;
+	uint32_t r;
+
+	for (r = 0; r < t->nr_ranges; r++)
+		if (has_module(t, kms_range_object(t, r), name)) {
+			size += kms_range_end(t, r) - kms_range_start(t, r);
+			ranges++;
+		}
+	if (in->opts->json) {
+		json_begin_object(&in->json, NULL);
+		json_string(&in->json, "name", name);
+		json_hex(&in->json, "size", size);
+		json_begin_array(&in->json, "ranges");
+	} else {
+		printf("[%s] 0x%llx bytes in %zu ranges\n", name,
+		       (unsigned long long)size, ranges);
+	}
+	for (r = 0; r < t->nr_ranges; r++)
+		if (has_module(t, kms_range_object(t, r), name))
+			print_range(in, r);
+	if (in->opts->json) {
+		json_end_array(&in->json);
+		json_end_object(&in->json);
+	}
+}
+
+static int run(struct inspector *in, const void *settings, int argc,
+	       char **argv)
+{
+	_cleanup_free_ const char **names = NULL;
+	struct kms_error *err;
+	size_t nr, i;
+
+	(void)settings;
 	(void)argc;
 	(void)argv;
-	names = malloc((t->nr_modlist_words + 1) * sizeof(*names));
-	if (!names)
-		return inspector_fail(&kms_error_nomem);
-	/* Every name of every list, sorted, once. */
-	for (w = 0; w < t->nr_modlist_words; w += kms_modlist_count(t, w) + 1)
-		for (r = 0; r < kms_modlist_count(t, w); r++)
-			names[nr++] = kms_modlist_name(t, w, r);
-	qsort(names, nr, sizeof(*names), compare_names);
-
+	err = module_names(in->tables, &names, &nr);
+	if (err)
+		return inspector_fail(err);
 	if (in->opts->json) {
 		json_begin_object(&in->json, NULL);
 		json_begin_array(&in->json, "modules");
 	}
-	for (i = 0; i < nr; i++) {
-		uint64_t size = 0;
-		size_t ranges = 0;
-
-		if (i && !strcmp(names[i], names[i - 1]))
-			continue;
-		for (r = 0; r < t->nr_ranges; r++)
-			if (has_module(t, kms_range_object(t, r), names[i])) {
-				size += kms_range_end(t, r) - kms_range_start(t, r);
-				ranges++;
-			}
-		if (in->opts->json) {
-			json_begin_object(&in->json, NULL);
-			json_string(&in->json, "name", names[i]);
-			json_hex(&in->json, "size", size);
-			json_begin_array(&in->json, "ranges");
-		} else {
-			printf("[%s] 0x%llx bytes in %zu ranges\n", names[i],
-			       (unsigned long long)size, ranges);
-		}
-		for (r = 0; r < t->nr_ranges; r++) {
-			uint32_t obj = kms_range_object(t, r);
-
-			if (!has_module(t, obj, names[i]))
-				continue;
-			if (in->opts->json) {
-				json_begin_object(&in->json, NULL);
-				json_hex(&in->json, "start", base + kms_range_start(t, r));
-				json_hex(&in->json, "end", base + kms_range_end(t, r));
-				inspector_json_attribution(in, obj);
-				json_end_object(&in->json);
-				continue;
-			}
-			printf("\t%016llx-%016llx",
-			       (unsigned long long)(base + kms_range_start(t, r)),
-			       (unsigned long long)(base + kms_range_end(t, r)));
-			kms_print_object(stdout, t, obj, " ");
-			putchar('\n');
-		}
-		if (in->opts->json) {
-			json_end_array(&in->json);
-			json_end_object(&in->json);
-		}
-	}
+	for (i = 0; i < nr; i++)
+		if (!i || strcmp(names[i], names[i - 1]))
+			print_module(in, names[i]);
 	if (in->opts->json) {
 		json_end_array(&in->json);
 		json_end_object(&in->json);
 		json_finish(&in->json);
 	}
-	free(names);
 	return 0;
 }
+
+const struct command command_modules = {
+	.name = "modules", .run = run, .args = "",
+	.help = "each built-in module: its ranges, objects and size",
+	.options = (const struct command_option *const[]){
+		&option_tables, &option_symbols, &option_json, NULL },
+};

@@ -19,47 +19,28 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "inspector.h"
+#include "command.h"
+#include "kallsyms_copy.h"
 #include "symspec.h"
 
 #define DEFAULT_KALLMODSYMS "/proc/kallmodsyms"
 
-/*
- * In the copy at @path: how many symbols are called @name, and is there
- * one at @addr?
- */
-static struct kms_error *scan_live(const char *path, const char *name,
-				   uint64_t addr, size_t *ret_count,
-				   bool *ret_found)
+struct live_scan {
+	const char *name;
+	uint64_t address;
+	size_t count;		/* symbols called @name */
+	bool found;		/* one of them at @address */
+};
+
+static bool scan_line(const struct kallsyms_line *l, void *arg)
 {
-	size_t cap = 0, count = 0, len = strlen(name);
-	char *line = NULL;
-	bool found = false;
-	FILE *f;
+	struct live_scan *s = arg;
 
-	f = fopen(path, "r");
-	if (!f)
-		return kms_error_errno(path, "cannot open");
-	while (getline(&line, &cap, f) > 0) {
-		unsigned long long a;
-		char *p, *end;
-
-		errno = 0;
-		a = strtoull(line, &end, 16);
-		if (errno || end == line || end[0] != ' ' || !end[1] ||
-		    end[2] != ' ')
-			continue;
-		p = end + 3;
-		if (strncmp(p, name, len) || (p[len] && !isspace((unsigned char)p[len])))
-			continue;
-		count++;
-		found |= a == addr;
+	if (!strcmp(l->name, s->name)) {
+		s->count++;
+		s->found |= l->address == s->address;
 	}
-	free(line);
-	fclose(f);
-	*ret_count = count;
-	*ret_found = found;
-	return NULL;
+	return false;
 }
 
 /* NAME, or a default from the symbol: [A-Za-z0-9_] only. */
@@ -119,74 +100,99 @@ static struct kms_error *append(const char *dir, const char *text)
 	return NULL;
 }
 
-int cmd_probe(struct inspector *in, int argc, char **argv)
+struct probe_settings {
+	const char *name;		/* --name */
+	const char *tracefs;		/* --tracefs */
+};
+
+/*
+ * In the running kernel's symbols at @live: its KASLR offset, and how many
+ * symbols share @inst's name; an error unless one is where @inst is.
+ */
+static struct kms_error *scan_running(struct inspector *in, const char *live,
+				      const struct symspec_instance *inst,
+				      uint64_t *ret_kaslr,
+				      struct live_scan *ret)
 {
+	struct kms_error *err;
+
+	err = inspector_kaslr_from(in, live, ret_kaslr);
+	if (err)
+		return err;
+	ret->name = inst->sym->name;
+	ret->address = inst->sym->address + *ret_kaslr;
+	err = kallsyms_copy_read(live, scan_line, ret);
+	if (!err && !ret->found)
+		err = kms_error_file(live, "no %s at 0x%llx, where %s has it: %s is not the running kernel",
+				     ret->name,
+				     (unsigned long long)ret->address,
+				     in->vmlinux, in->vmlinux);
+	return err;
+}
+
+/*
+ * The kprobe_events line: by name when the running kernel has one symbol
+ * of it, else by the address (@kaslr applied).
+ */
+static void kprobe_line(char *buf, size_t size, const char *given,
+			const struct symspec_instance *inst,
+			const struct symspec *spec, size_t count,
+			uint64_t kaslr)
+{
+	char name[256];
+
+	event_name(name, sizeof(name), given, inst, count == 1, spec->offset);
+	if (count == 1 && spec->offset)
+		snprintf(buf, size, "p:%s %s+0x%llx\n", name, inst->sym->name,
+			 (unsigned long long)spec->offset);
+	else if (count == 1)
+		snprintf(buf, size, "p:%s %s\n", name, inst->sym->name);
+	else
+		snprintf(buf, size, "p:%s 0x%llx\n", name,
+			 (unsigned long long)(inst->sym->address + kaslr +
+					      spec->offset));
+}
+
+static int run(struct inspector *in, const void *settings, int argc,
+	       char **argv)
+{
+	const struct probe_settings *s = settings;
 	const char *live = in->opts->kallsyms ? in->opts->kallsyms :
 			   DEFAULT_KALLMODSYMS;
-	const char *given = in->opts->probe_name;
+	struct live_scan scan = { NULL, 0, 0, false };
 	struct symspec_instance inst;
-	char name[256], line[1024];
 	struct kms_error *err;
 	struct symspec spec;
-	uint64_t kaslr, size, addr;
-	size_t count = 0;
-	bool found = false;
+	uint64_t kaslr, size;
+	char line[1024];
 	int status = 1;
 
 	(void)argc;
-	if (given && !valid_event_name(given)) {
+	if (s->name && !valid_event_name(s->name)) {
 		fprintf(stderr, PROG ": --name \"%s\": an event name is [GROUP/]NAME of letters, digits and _\n",
-			given);
+			s->name);
 		return 2;
 	}
 	err = symspec_parse(argv[0], false, &spec);
 	if (!err)
 		err = symspec_resolve(in, &spec, 0, &inst);
+	if (!err)
+		err = symspec_check_size(in, &spec, &inst, &size);
 	if (err) {
 		fprintf(stderr, PROG ": \"%s\": %s\n", argv[0], err->message);
 		kms_error_destroy(err);
 		goto out;
 	}
-	size = inspector_symbol_size(in, inst.sym);
-	if (size && spec.offset >= size) {
-		fprintf(stderr, PROG ": \"%s\": offset past the end of the symbol\n",
-			argv[0]);
-		goto out;
+	err = scan_running(in, live, &inst, &kaslr, &scan);
+	if (!err) {
+		kprobe_line(line, sizeof(line), s->name, &inst, &spec,
+			    scan.count, kaslr);
+		if (s->tracefs)
+			err = append(s->tracefs, line);
 	}
-	if (spec.have_size && spec.size != size) {
-		fprintf(stderr, PROG ": \"%s\": this kernel's %s is 0x%llx bytes\n",
-			argv[0], inst.sym->name, (unsigned long long)size);
-		goto out;
-	}
-	err = inspector_kaslr_from_file(in, live, &kaslr);
-	if (!err)
-		err = scan_live(live, inst.sym->name, inst.sym->address + kaslr,
-				&count, &found);
-	if (!err && !found)
-		err = kms_error_file(live, "no %s at 0x%llx, where %s has it: %s is not the running kernel",
-				     inst.sym->name,
-				     (unsigned long long)(inst.sym->address + kaslr),
-				     in->vmlinux, in->vmlinux);
 	if (err) {
 		inspector_fail(err);
 		goto out;
-	}
-	addr = inst.sym->address + kaslr + spec.offset;
-	event_name(name, sizeof(name), given, &inst, count == 1, spec.offset);
-	if (count == 1 && spec.offset)
-		snprintf(line, sizeof(line), "p:%s %s+0x%llx\n", name,
-			 inst.sym->name, (unsigned long long)spec.offset);
-	else if (count == 1)
-		snprintf(line, sizeof(line), "p:%s %s\n", name, inst.sym->name);
-	else
-		snprintf(line, sizeof(line), "p:%s 0x%llx\n", name,
-			 (unsigned long long)addr);
-	if (in->opts->tracefs) {
-		err = append(in->opts->tracefs, line);
-		if (err) {
-			inspector_fail(err);
-			goto out;
-		}
 	}
 	fputs(line, stdout);
 	status = 0;
@@ -194,3 +200,38 @@ out:
 	symspec_free(&spec);
 	return status;
 }
+
+static struct probe_settings settings;
+
+static const struct command_option option_live = {
+	.name = "kallsyms", .alias = "kallmodsyms", .letter = 'K',
+	.has_arg = true,
+	.help = "  -K, --kallsyms FILE     the offset from a copy of /proc/kallsyms\n"
+		"                          (or /proc/kallmodsyms; --kallmodsyms too)\n"
+		"                          default: /proc/kallmodsyms\n",
+	.set = option_set_string,
+	.offset = offsetof(struct inspector_options, kallsyms), .common = true,
+};
+
+static const struct command_option option_name = {
+	.name = "name", .letter = 'n', .has_arg = true,
+	.help = "  -n, --name NAME         the event's name (default: from SPEC)\n"
+		"      --tracefs DIR       append the line to DIR/kprobe_events\n",
+	.set = option_set_string,
+	.offset = offsetof(struct probe_settings, name),
+};
+
+static const struct command_option option_tracefs = {
+	.name = "tracefs", .has_arg = true, .set = option_set_string,
+	.offset = offsetof(struct probe_settings, tracefs),
+};
+
+const struct command command_probe = {
+	.name = "probe", .run = run, .args = "SPEC",
+	.min_args = 1, .max_args = 1,
+	.help = "a kprobe_events line for one instance, for the running kernel",
+	.options = (const struct command_option *const[]){
+		&option_tables, &option_symbols, &option_live, &option_name,
+		&option_tracefs, NULL },
+	.settings = &settings,
+};

@@ -3,14 +3,16 @@
 #include <kms/format.h>
 
 #include "annotate.h"
-#include "inspector.h"
+#include "command.h"
 
-int cmd_stats(struct inspector *in, int argc, char **argv)
+static int run(struct inspector *in, const void *settings, int argc,
+	       char **argv)
 {
 	const struct kms_tables *t = in->tables;
 	size_t text = 0, annotated = 0, named = 0, multi = 0, i;
 	uint32_t cursor = KMS_NONE, o;
 
+	(void)settings;
 	(void)argc;
 	(void)argv;
 	for (i = 0; i < in->syms->nr; i++) {
@@ -61,3 +63,10 @@ int cmd_stats(struct inspector *in, int argc, char **argv)
 #undef STAT
 	return 0;
 }
+
+const struct command command_stats = {
+	.name = "stats", .run = run, .args = "",
+	.help = "counts and sizes of the tables",
+	.options = (const struct command_option *const[]){
+		&option_tables, &option_symbols, &option_json, NULL },
+};

@@ -11,10 +11,11 @@
 #include <string.h>
 
 #include <kms/format.h>
+#include <kms/util.h>
 
 #include "annotate.h"
 #include "attribution.h"
-#include "inspector.h"
+#include "command.h"
 
 #define MAX_REPORTED 10
 
@@ -60,86 +61,139 @@ static void print_attr(const struct kms_tables *t, uint32_t obj)
 		kms_print_object(stdout, t, obj, "");
 }
 
-int cmd_verify(struct inspector *in, int argc, char **argv)
+struct verify_settings {
+	const char *build_dir;
+	const char *map;
+	const char *o_map;
+	const char *builtin;
+};
+
+/* The tables kallmodsyms-gen makes of the build, into *@ret. */
+static struct kms_error *regenerate(struct inspector *in,
+				    const struct verify_settings *o,
+				    struct kms_tables **ret)
 {
-	const struct options *o = in->opts;
 	struct kms_gen_options gen = { .vmlinux = in->vmlinux };
-	struct kms_tables *fresh = NULL;
+	const char *slash = strrchr(in->vmlinux, '/');
+	_cleanup_free_ char *map = NULL, *dir = NULL;
 	struct kms_error *err;
-	uint32_t c1 = KMS_NONE, c2 = KMS_NONE;
-	size_t bad, i, compared = 0;
-	char *map = NULL, *dir = NULL;
 	void *blob;
 	size_t size;
+
+	/* By default the build tree is where the vmlinux is. */
+	if (o->build_dir)
+		dir = strdup(o->build_dir);
+	else
+		dir = slash ? strndup(in->vmlinux, slash - in->vmlinux) :
+		      strdup(".");
+	if (!o->map && asprintf(&map, "%s.map", in->vmlinux) < 0)
+		map = NULL;
+	gen.build_dir = dir;
+	gen.map = o->map ? o->map : map;
+	gen.o_map = o->o_map;
+	gen.builtin = o->builtin;
+	if (!dir || !gen.map)
+		return &kms_error_nomem;
+	err = kms_generate(&gen, &blob, &size, NULL);
+	if (err)
+		return err;
+	err = kms_blob_decode(blob, size, "regenerated", ret);
+	free(blob);
+	return err;
+}
+
+/*
+ * Compare every text symbol's annotation in the tables and in @fresh; the
+ * first disagreements are printed (after @bad earlier ones).  Returns the
+ * disagreements, @bad included.
+ */
+static size_t compare(struct inspector *in, const struct kms_tables *fresh,
+		      size_t bad, size_t *compared)
+{
+	uint32_t c1 = KMS_NONE, c2 = KMS_NONE;
+	uint64_t text = in->syms->text_address;
+	size_t i;
+
+	for (i = 0; i < in->syms->nr; i++) {
+		const struct kms_symbol *sym = &in->syms->syms[i];
+		uint32_t a, b;
+		char pa[4096], pb[4096];
+
+		if (!kms_is_text_type(sym->type))
+			continue;
+		++*compared;
+		a = kms_address_object(in->tables, text, sym->address, &c1);
+		b = kms_address_object(fresh, text, sym->address, &c2);
+		/* Compare what they print, not table indices. */
+		kms_format_object(pa, sizeof(pa), in->tables, a, false);
+		kms_format_object(pb, sizeof(pb), fresh, b, false);
+		if (!strcmp(pa, pb) || bad++ >= MAX_REPORTED)
+			continue;
+		printf("%016llx %s: the tables say ",
+		       (unsigned long long)sym->address, sym->name);
+		print_attr(in->tables, a);
+		fputs(", the build says ", stdout);
+		print_attr(fresh, b);
+		putchar('\n');
+	}
+	return bad;
+}
+
+static int run(struct inspector *in, const void *settings, int argc,
+	       char **argv)
+{
+	const struct verify_settings *o = settings;
+	bool with_build = o->build_dir || o->map;
+	struct kms_tables *fresh;
+	struct kms_error *err;
+	size_t bad, compared = 0;
 
 	(void)argc;
 	(void)argv;
 	bad = check_structure(in);
-
-	if (o->build_dir || o->map) {
-		const char *slash = strrchr(in->vmlinux, '/');
-
-		dir = o->build_dir ? strdup(o->build_dir) :
-		      strndup(in->vmlinux, slash ? slash - in->vmlinux : 1);
-		if (!o->build_dir && !slash)
-			dir[0] = '.';
-		if (!o->map && asprintf(&map, "%s.map", in->vmlinux) < 0)
-			map = NULL;
-		gen.build_dir = dir;
-		gen.map = o->map ? o->map : map;
-		gen.o_map = o->o_map;
-		gen.builtin = o->builtin;
-		if (!dir || !gen.map) {
-			err = &kms_error_nomem;
-			goto fail;
-		}
-		err = kms_generate(&gen, &blob, &size, NULL);
-		if (!err) {
-			err = kms_blob_decode(blob, size, "regenerated", &fresh);
-			free(blob);
-		}
+	if (with_build) {
+		err = regenerate(in, o, &fresh);
 		if (err)
-			goto fail;
-		for (i = 0; i < in->syms->nr; i++) {
-			const struct kms_symbol *sym = &in->syms->syms[i];
-			uint32_t a, b;
-			char pa[4096], pb[4096];
-
-			if (!kms_is_text_type(sym->type))
-				continue;
-			compared++;
-			a = kms_address_object(in->tables, in->syms->text_address,
-					       sym->address, &c1);
-			b = kms_address_object(fresh, in->syms->text_address,
-					       sym->address, &c2);
-			/* Compare what they print, not table indices. */
-			kms_format_object(pa, sizeof(pa), in->tables, a, false);
-			kms_format_object(pb, sizeof(pb), fresh, b, false);
-			if (!strcmp(pa, pb))
-				continue;
-			if (bad++ < MAX_REPORTED) {
-				printf("%016llx %s: the tables say ",
-				       (unsigned long long)sym->address, sym->name);
-				print_attr(in->tables, a);
-				fputs(", the build says ", stdout);
-				print_attr(fresh, b);
-				putchar('\n');
-			}
-		}
+			return inspector_fail(err);
+		bad = compare(in, fresh, bad, &compared);
+		kms_tables_destroy(fresh);
 	}
 	if (bad > MAX_REPORTED)
 		printf("... %zu disagreements in all\n", bad);
 	if (!bad)
 		printf("agree: %u ranges%s%zu text symbols compared with the build\n",
-		       in->tables->nr_ranges, fresh ? ", " : "; ", fresh ? compared : 0);
-	kms_tables_destroy(fresh);
-	free(map);
-	free(dir);
+		       in->tables->nr_ranges, with_build ? ", " : "; ", compared);
 	return bad ? 1 : 0;
-
-fail:
-	kms_tables_destroy(fresh);
-	free(map);
-	free(dir);
-	return inspector_fail(err);
 }
+
+static struct verify_settings settings;
+
+#define VERIFY(member) .has_arg = true, .set = option_set_string, \
+		       .offset = offsetof(struct verify_settings, member)
+
+static const struct command_option option_build_dir = {
+	.name = "build-dir", .letter = 'b', VERIFY(build_dir),
+	.help = "  -b, --build-dir DIR     regenerate from this build tree\n"
+		"      --map, --o-map, --builtin FILE   as kallmodsyms-gen -m, -M, -B\n",
+};
+
+static const struct command_option option_map = {
+	.name = "map", VERIFY(map),
+};
+
+static const struct command_option option_o_map = {
+	.name = "o-map", VERIFY(o_map),
+};
+
+static const struct command_option option_builtin = {
+	.name = "builtin", VERIFY(builtin),
+};
+
+const struct command command_verify = {
+	.name = "verify", .run = run, .args = "",
+	.help = "do the tables agree with VMLINUX (and its build)?",
+	.options = (const struct command_option *const[]){
+		&option_tables, &option_symbols, &option_build_dir,
+		&option_map, &option_o_map, &option_builtin, NULL },
+	.settings = &settings,
+};

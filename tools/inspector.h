@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The inspector's shared state: one vmlinux, its symbols in /proc/kallsyms
- * order, the kallmodsyms tables, and the questions every command asks of
- * them (which symbol holds an address, which attribution a symbol has).
+ * The inspector: one vmlinux opened for questions, as libdwfl's Dwfl is
+ * for a process.  It owns the ELF file, its symbols in /proc/kallsyms
+ * order, the kallmodsyms tables, the KASLR offset the options give and
+ * the DWARF (opened on first use, once), and answers the questions every
+ * command asks of them: which symbol holds an address, which attribution
+ * a symbol has, which source file an address was compiled from.
  */
 #ifndef KMS_INSPECTOR_H
 #define KMS_INSPECTOR_H
 
+#include <elfutils/libdwfl.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -20,42 +24,47 @@
 
 #define PROG "kallmodsyms"
 
-struct symspec_dwarf;
-
-struct options {
+/* The options several commands share (kallmodsyms(1), OPTIONS). */
+struct inspector_options {
 	const char *tables;		/* -t */
 	enum kms_symbol_source source;	/* -S */
-	bool json;
-	const char *module;		/* list --module */
-	const char *objfile;		/* list --objfile */
+	bool json;			/* -j */
 	bool have_kaslr_offset;
-	uint64_t kaslr_offset;		/* lookup --kaslr-offset */
-	const char *kallsyms;		/* lookup --kallsyms FILE */
-	const char *build_dir;		/* verify -b */
-	const char *map;		/* verify --map */
-	const char *o_map;		/* verify --o-map */
-	const char *builtin;		/* verify --builtin */
-	const char *format;		/* export --format */
-	const char *probe_name;		/* probe --name */
-	const char *tracefs;		/* probe --tracefs */
+	uint64_t kaslr_offset;		/* -k */
+	const char *kallsyms;		/* -K: a copy of /proc/kallsyms */
 };
 
 struct inspector {
 	const char *vmlinux;
-	const struct options *opts;
+	const struct inspector_options *opts;
 	struct kms_elf *elf;
 	struct kms_symbols *syms;
 	struct kms_tables *tables;
 	/* Symbols by address; among aliases, in kallsyms order. */
 	const struct kms_symbol **by_address;
-	size_t nr_by_address;
 	/* Symbols by name; among equal names, in kallsyms order. */
 	const struct kms_symbol **by_name;
-	struct symspec_dwarf *dwarf;	/* symspec.c's, opened on demand */
+	Dwfl *dwfl;			/* NULL until asked, or without DWARF */
+	Dwfl_Module *dwarf;
+	bool dwarf_tried;
 	struct json json;
 };
 
-/* The symbol holding link-time @addr and its size, or NULL. */
+/*
+ * Open @vmlinux with @opts (kept, not copied): its symbols, and the tables
+ * from opts->tables or from @vmlinux.  Close @in with inspector_close(),
+ * also after an error.
+ */
+struct kms_error *inspector_open(struct inspector *in, const char *vmlinux,
+				 const struct inspector_options *opts);
+
+void inspector_close(struct inspector *in);
+
+/*
+ * The symbol holding link-time @addr and its size, or NULL.  A symbol
+ * holds the addresses up to the next symbol's, as kallsyms computes
+ * sizes; the last one only its own size, none past the image's end.
+ */
 const struct kms_symbol *inspector_symbol_at(struct inspector *in,
 					     uint64_t addr,
 					     uint64_t *ret_size);
@@ -65,13 +74,11 @@ bool inspector_symbol_between(struct inspector *in, uint64_t lo,
 			      uint64_t hi);
 
 /*
- * The symbols called @name, in /proc/kallsyms order: (*ret_first)[0] to
- * (*ret_first)[*ret_count - 1].  Lookups by name are a binary search.
+ * How many symbols are called @name; they are (*ret_first)[0], ..., in
+ * /proc/kallsyms order.  A binary search.
  */
-struct kms_error *inspector_symbols_named(struct inspector *in,
-					  const char *name,
-					  const struct kms_symbol *const **ret_first,
-					  size_t *ret_count);
+size_t inspector_symbols_named(struct inspector *in, const char *name,
+			       const struct kms_symbol *const **ret_first);
 
 /* The size of @sym as the kernel computes it (to the next address). */
 uint64_t inspector_symbol_size(struct inspector *in,
@@ -84,27 +91,31 @@ uint32_t inspector_object(struct inspector *in, const struct kms_symbol *sym,
 /* "modules": [...], "objfile": ... of object entry @obj. */
 void inspector_json_attribution(struct inspector *in, uint32_t obj);
 
-/* The KASLR offset from opts->kallsyms, a copy of /proc/kallsyms. */
-struct kms_error *inspector_kaslr_from_kallsyms(struct inspector *in,
-						uint64_t *ret);
+/*
+ * The KASLR offset the options give: --kaslr-offset, the difference of
+ * _text in the copy --kallsyms names and in the vmlinux, else 0.
+ */
+struct kms_error *inspector_kaslr(struct inspector *in, uint64_t *ret);
 
 /* The same from @path: /proc/kallsyms, /proc/kallmodsyms or a copy. */
-struct kms_error *inspector_kaslr_from_file(struct inspector *in,
-					    const char *path, uint64_t *ret);
+struct kms_error *inspector_kaslr_from(struct inspector *in,
+				       const char *path, uint64_t *ret);
+
+/*
+ * The source file of the compilation unit holding link-time @addr,
+ * relative to its compilation directory, or NULL (no DWARF for it).
+ */
+const char *inspector_unit_file(struct inspector *in, uint64_t addr);
+
+/*
+ * The source file and line of link-time @addr from the line table,
+ * relative to its compilation directory, or NULL.  Both answers live as
+ * long as @in.
+ */
+const char *inspector_line(struct inspector *in, uint64_t addr,
+			   int *ret_line);
 
 /* Print "PROG: message" and return 1. */
 int inspector_fail(struct kms_error *err);
-
-int cmd_list(struct inspector *in, int argc, char **argv);
-int cmd_lookup(struct inspector *in, int argc, char **argv);
-int cmd_find(struct inspector *in, int argc, char **argv);
-int cmd_ambiguous(struct inspector *in, int argc, char **argv);
-int cmd_modules(struct inspector *in, int argc, char **argv);
-int cmd_stats(struct inspector *in, int argc, char **argv);
-int cmd_dump(struct inspector *in, int argc, char **argv);
-int cmd_decode(struct inspector *in, int argc, char **argv);
-int cmd_verify(struct inspector *in, int argc, char **argv);
-int cmd_export(struct inspector *in, int argc, char **argv);
-int cmd_probe(struct inspector *in, int argc, char **argv);
 
 #endif /* KMS_INSPECTOR_H */

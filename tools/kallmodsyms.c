@@ -9,69 +9,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <kms/format.h>
-#include <kms/source.h>
-
-#include "annotate.h"
-#include "inspector.h"
-#include "symspec.h"
+#include "command.h"
 
 #ifndef KMS_VERSION_STRING
 #define KMS_VERSION_STRING "0"
 #endif
 
-enum {
-	OPT_TABLES = 1 << 0,
-	OPT_SYMBOLS = 1 << 1,
-	OPT_JSON = 1 << 2,
-	OPT_FILTER = 1 << 3,
-	OPT_KASLR_OFFSET = 1 << 4,	/* -k */
-	OPT_KALLSYMS = 1 << 8,		/* -K */
-	OPT_KASLR = OPT_KASLR_OFFSET | OPT_KALLSYMS,
-	OPT_BUILD = 1 << 5,
-	OPT_FORMAT = 1 << 6,
-	OPT_PROBE = 1 << 7,
-};
-
-static const struct command {
-	const char *name;
-	int (*run)(struct inspector *in, int argc, char **argv);
-	const char *args;
-	int min_args;		/* after VMLINUX; max_args -1: no limit */
-	int max_args;
-	unsigned int options;
-	const char *help;
-} commands[] = {
-	{ "list", cmd_list, "", 0, 0,
-	  OPT_TABLES | OPT_SYMBOLS | OPT_JSON | OPT_FILTER,
-	  "every symbol, as /proc/kallmodsyms lists it" },
-	{ "lookup", cmd_lookup, "ADDR|SPEC...|-", 1, -1,
-	  OPT_TABLES | OPT_SYMBOLS | OPT_JSON | OPT_KASLR,
-	  "symbol+0xoff/0xsize [module] {objfile} of addresses, or the address of SPEC" },
-	{ "find", cmd_find, "SPEC...", 1, -1,
-	  OPT_TABLES | OPT_SYMBOLS | OPT_JSON,
-	  "every instance of a name (or SPEC), what tells them apart, its sympos" },
-	{ "ambiguous", cmd_ambiguous, "", 0, 0,
-	  OPT_TABLES | OPT_SYMBOLS | OPT_JSON,
-	  "the duplicated names of text symbols and how each is told apart" },
-	{ "modules", cmd_modules, "", 0, 0,
-	  OPT_TABLES | OPT_SYMBOLS | OPT_JSON,
-	  "each built-in module: its ranges, objects and size" },
-	{ "stats", cmd_stats, "", 0, 0, OPT_TABLES | OPT_SYMBOLS | OPT_JSON,
-	  "counts and sizes of the tables" },
-	{ "dump", cmd_dump, "", 0, 0, OPT_TABLES | OPT_JSON,
-	  "the decoded tables" },
-	{ "verify", cmd_verify, "", 0, 0,
-	  OPT_TABLES | OPT_SYMBOLS | OPT_BUILD,
-	  "do the tables agree with VMLINUX (and its build)?" },
-	{ "decode", cmd_decode, "< LOG", 0, 0,
-	  OPT_TABLES | OPT_SYMBOLS | OPT_KASLR,
-	  "a kernel log or oops, with [module] {objfile} added" },
-	{ "export", cmd_export, "", 0, 0, OPT_TABLES | OPT_SYMBOLS | OPT_FORMAT,
-	  "the tables as modules.builtin.ranges or /proc/kallmodsyms text" },
-	{ "probe", cmd_probe, "SPEC", 1, 1,
-	  OPT_TABLES | OPT_SYMBOLS | OPT_KALLSYMS | OPT_PROBE,
-	  "a kprobe_events line for one instance, for the running kernel" },
+static const struct command *const commands[] = {
+	&command_list, &command_lookup, &command_find, &command_ambiguous,
+	&command_modules, &command_stats, &command_dump, &command_verify,
+	&command_decode, &command_export, &command_probe, &command_note, NULL,
 };
 
 static void usage(FILE *f)
@@ -79,9 +26,9 @@ static void usage(FILE *f)
 	size_t i;
 
 	fprintf(f, "usage: " PROG " COMMAND [options] VMLINUX [ARG...]\n\nCommands:\n");
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(f, "  %-9s %-14s %s\n", commands[i].name,
-			commands[i].args, commands[i].help);
+	for (i = 0; commands[i]; i++)
+		fprintf(f, "  %-9s %-14s %s\n", commands[i]->name,
+			commands[i]->args, commands[i]->help);
 	fprintf(f,
 		"\nOptions:\n"
 		"  -t, --tables FILE       the tables from FILE (a vmlinux with the note, a\n"
@@ -115,242 +62,189 @@ static void usage(FILE *f)
 		"resolve; find: some name has no symbol); 2 on bad usage.\n");
 }
 
+/* What the command reads. */
+static const char *operand(const struct command *cmd)
+{
+	return cmd->run ? "VMLINUX" : "FILE";
+}
+
 /* kallmodsyms COMMAND --help */
 static void command_usage(const struct command *cmd)
 {
-	printf("usage: " PROG " %s [options] VMLINUX %s\n\n%s.\n\nOptions:\n",
-	       cmd->name, cmd->args, cmd->help);
-	if (cmd->options & OPT_TABLES)
-		printf("  -t, --tables FILE       the tables from FILE instead of VMLINUX\n");
-	if (cmd->options & OPT_SYMBOLS)
-		printf("  -S, --symbols SOURCE    auto, kallsyms or symtab\n");
-	if (cmd->options & OPT_JSON)
-		printf("  -j, --json              JSON output\n");
-	if (cmd->options & OPT_FILTER)
-		printf("  -m, --module MOD        only symbols of built-in module MOD\n"
-		       "  -o, --objfile OBJ       only symbols printed with {OBJ}\n");
-	if (cmd->options & OPT_KASLR_OFFSET)
-		printf("  -k, --kaslr-offset N    addresses of a kernel relocated by N\n");
-	if (cmd->options & OPT_KALLSYMS)
-		printf("  -K, --kallsyms FILE     the offset from a copy of /proc/kallsyms\n"
-		       "                          (or /proc/kallmodsyms; --kallmodsyms too)%s\n",
-		       cmd->options & OPT_KASLR_OFFSET ? "" :
-		       "\n                          default: /proc/kallmodsyms");
-	if (cmd->options & OPT_FORMAT)
-		printf("  -f, --format FORMAT     ranges or kallmodsyms\n");
-	if (cmd->options & OPT_PROBE)
-		printf("  -n, --name NAME         the event's name (default: from SPEC)\n"
-		       "      --tracefs DIR       append the line to DIR/kprobe_events\n");
-	if (cmd->options & OPT_BUILD)
-		printf("  -b, --build-dir DIR     regenerate from this build tree\n"
-		       "      --map, --o-map, --builtin FILE   as kallmodsyms-gen -m, -M, -B\n");
+	const struct command_option *const *o;
+
+	printf("usage: " PROG " %s [options] %s %s\n\n%s.\n\nOptions:\n",
+	       cmd->name, operand(cmd), cmd->args, cmd->help);
+	for (o = cmd->options; *o; o++)
+		if ((*o)->help)
+			fputs((*o)->help, stdout);
 	printf("\nSee kallmodsyms(1).\n");
 }
 
-int inspector_fail(struct kms_error *err)
-{
-	kms_error_report(PROG, err);
-	return 1;
-}
+/*
+ * The options of every command, for getopt_long(): room for 64 names
+ * (today's commands have 17, aliases and --help included).
+ */
+#define MAX_OPTIONS 64
 
-static int compare_address(const void *a, const void *b)
-{
-	const struct kms_symbol *x = *(const struct kms_symbol *const *)a;
-	const struct kms_symbol *y = *(const struct kms_symbol *const *)b;
+struct option_table {
+	struct option longopts[MAX_OPTIONS];
+	char shortopts[2 * MAX_OPTIONS];
+	const char *names[MAX_OPTIONS];	/* by getopt_long()'s val - 256 */
+};
 
-	if (x->address != y->address)
-		return x->address < y->address ? -1 : 1;
-	return x < y ? -1 : x > y;
-}
-
-static struct kms_error *index_by_address(struct inspector *in)
+static void add_long(struct option_table *t, size_t *n, const char *name,
+		     bool has_arg, int val)
 {
 	size_t i;
 
-	if (in->by_address)
-		return NULL;
-	in->by_address = malloc((in->syms->nr ? in->syms->nr : 1) *
-				sizeof(*in->by_address));
-	if (!in->by_address)
-		return &kms_error_nomem;
-	for (i = 0; i < in->syms->nr; i++)
-		in->by_address[i] = &in->syms->syms[i];
-	qsort(in->by_address, in->syms->nr, sizeof(*in->by_address),
-	      compare_address);
-	in->nr_by_address = in->syms->nr;
-	return NULL;
+	for (i = 0; i < *n; i++)
+		if (!strcmp(t->longopts[i].name, name))
+			return;
+	t->longopts[(*n)++] = (struct option){ name, has_arg, NULL, val };
 }
 
-static int compare_name(const void *a, const void *b)
+static void add_option(struct option_table *t, size_t *n, size_t *k,
+		       const struct command_option *o)
 {
-	const struct kms_symbol *x = *(const struct kms_symbol *const *)a;
-	const struct kms_symbol *y = *(const struct kms_symbol *const *)b;
-	int c = strcmp(x->name, y->name);
+	size_t i, len = strlen(t->shortopts);
+	int val = 256 + (int)*k;
 
-	if (c)
-		return c;
-	return x < y ? -1 : x > y;
-}
-
-struct kms_error *inspector_symbols_named(struct inspector *in,
-					  const char *name,
-					  const struct kms_symbol *const **ret_first,
-					  size_t *ret_count)
-{
-	size_t lo = 0, hi = in->syms->nr, i, end;
-
-	if (!in->by_name) {
-		in->by_name = malloc((in->syms->nr ? in->syms->nr : 1) *
-				     sizeof(*in->by_name));
-		if (!in->by_name)
-			return &kms_error_nomem;
-		for (i = 0; i < in->syms->nr; i++)
-			in->by_name[i] = &in->syms->syms[i];
-		qsort(in->by_name, in->syms->nr, sizeof(*in->by_name),
-		      compare_name);
-	}
-	/* The first entry not below @name. */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (strcmp(in->by_name[mid]->name, name) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (end = lo; end < in->syms->nr && !strcmp(in->by_name[end]->name, name);
-	     end++)
+	for (i = 0; i < *k && strcmp(t->names[i], o->name); i++)
 		;
-	*ret_first = in->by_name + lo;
-	*ret_count = end - lo;
+	if (i < *k)
+		return;
+	t->names[(*k)++] = o->name;
+	add_long(t, n, o->name, o->has_arg, val);
+	if (o->alias)
+		add_long(t, n, o->alias, o->has_arg, val);
+	if (o->letter && !strchr(t->shortopts, o->letter)) {
+		t->shortopts[len++] = o->letter;
+		if (o->has_arg)
+			t->shortopts[len++] = ':';
+		t->shortopts[len] = '\0';
+	}
+}
+
+/*
+ * One table of every command's options, so that an option of another
+ * command is told apart from one no command has.
+ */
+static void option_table(struct option_table *t)
+{
+	const struct command_option *const *o;
+	size_t i, n = 0, k = 0;
+
+	memset(t, 0, sizeof(*t));
+	strcpy(t->shortopts, "h");
+	for (i = 0; commands[i]; i++)
+		for (o = commands[i]->options; *o; o++)
+			add_option(t, &n, &k, *o);
+	add_long(t, &n, "version", false, 'V');
+	add_long(t, &n, "help", false, 'h');
+}
+
+/* @cmd's option getopt_long() returned as @c, or NULL. */
+static const struct command_option *
+find_option(const struct command *cmd, const struct option_table *t, int c)
+{
+	const struct command_option *const *o;
+
+	for (o = cmd->options; *o; o++)
+		if (c >= 256 ? !strcmp((*o)->name, t->names[c - 256]) :
+		    (*o)->letter == c)
+			return *o;
 	return NULL;
 }
 
-/* Index in by_address of the first symbol above @addr. */
-static size_t upper_bound(const struct inspector *in, uint64_t addr)
+/*
+ * Parse @cmd's options into @opts and cmd->settings: -1 when the operands
+ * follow at argv[optind], else the exit status (after --help or a usage
+ * error, said).
+ */
+static int parse_options(const struct command *cmd, int argc, char **argv,
+			 struct inspector_options *opts)
 {
-	size_t lo = 0, hi = in->nr_by_address;
+	const struct command_option *o;
+	struct option_table t;
+	bool foreign = false;
+	int c;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (in->by_address[mid]->address <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
+	option_table(&t);
+	optind = 2;
+	while ((c = getopt_long(argc, argv, t.shortopts, t.longopts,
+				NULL)) != -1) {
+		if (c == 'h') {
+			command_usage(cmd);
+			return 0;
+		}
+		if (c == '?' || c == 'V') {
+			fprintf(stderr, "see " PROG " %s --help\n", cmd->name);
+			return 2;
+		}
+		o = find_option(cmd, &t, c);
+		if (!o)
+			foreign = true;
+		else if (!o->set((char *)(o->common ? (void *)opts :
+					  cmd->settings) + o->offset, optarg))
+			return 2;
 	}
-	return lo;
+	if (foreign) {
+		fprintf(stderr, PROG ": %s does not take some of these options; see " PROG " --help\n",
+			cmd->name);
+		return 2;
+	}
+	if (cmd->check && cmd->check(opts, cmd->settings))
+		return 2;
+	return -1;
 }
 
-uint64_t inspector_symbol_size(struct inspector *in,
-			       const struct kms_symbol *sym)
+/* Run @cmd on the vmlinux @argv[0] and its arguments. */
+static int run_inspector(const struct command *cmd, int argc, char **argv,
+			 const struct inspector_options *opts)
 {
-	size_t next;
+	struct inspector in;
+	struct kms_error *err;
+	int status;
 
-	if (index_by_address(in))
-		return sym->size;
-	next = upper_bound(in, sym->address);
-	if (next < in->nr_by_address)
-		return in->by_address[next]->address - sym->address;
-	return sym->size;
-}
-
-bool inspector_symbol_between(struct inspector *in, uint64_t lo,
-			      uint64_t hi)
-{
-	size_t i;
-
-	if (lo >= hi || index_by_address(in))
-		return false;
-	i = lo ? upper_bound(in, lo - 1) : 0;
-	return i < in->nr_by_address && in->by_address[i]->address < hi;
-}
-
-const struct kms_symbol *inspector_symbol_at(struct inspector *in,
-					     uint64_t addr,
-					     uint64_t *ret_size)
-{
-	const struct kms_symbol *sym;
-	size_t i;
-
-	if (index_by_address(in))
-		return NULL;
-	i = upper_bound(in, addr);
-	if (i == 0)
-		return NULL;
-	sym = in->by_address[i - 1];
-	/* The kernel names an address by the first of its aliases. */
-	while (i > 1 && in->by_address[i - 2]->address == sym->address)
-		sym = in->by_address[--i - 1];
-	*ret_size = inspector_symbol_size(in, sym);
-	if (*ret_size && addr - sym->address >= *ret_size)
-		return NULL;
-	return sym;
-}
-
-uint32_t inspector_object(struct inspector *in, const struct kms_symbol *sym,
-			  uint32_t *cursor)
-{
-	if (!kms_is_text_type(sym->type))
-		return KMS_NONE;
-	return kms_address_object(in->tables, in->syms->text_address,
-				  sym->address, cursor);
-}
-
-void inspector_json_attribution(struct inspector *in, uint32_t obj)
-{
-	const struct kms_tables *t = in->tables;
-	uint32_t list = obj == KMS_NONE ? KMS_NONE : kms_object_modlist(t, obj);
-	const char *name = obj == KMS_NONE ? NULL : kms_object_name(t, obj);
-	uint32_t k, n = list == KMS_NONE ? 0 : kms_modlist_count(t, list);
-
-	json_begin_array(&in->json, "modules");
-	for (k = 0; k < n; k++)
-		json_string(&in->json, NULL, kms_modlist_name(t, list, k));
-	json_end_array(&in->json);
-	if (name)
-		json_string(&in->json, "objfile", name);
+	err = inspector_open(&in, argv[0], opts);
+	if (err)
+		status = inspector_fail(err);
 	else
-		json_null(&in->json, "objfile");
+		status = cmd->run(&in, cmd->settings, argc - 1, argv + 1);
+	inspector_close(&in);
+	return status;
 }
 
-static int parse_number(const char *text, uint64_t *ret)
+/* Run @cmd on its operands, @argv[0] the file. */
+static int run_command(const struct command *cmd, int argc, char **argv,
+		       const struct inspector_options *opts)
 {
-	char *end;
+	int status;
 
-	errno = 0;
-	*ret = strtoull(text, &end, 0);
-	return errno || !*text || *end ? -1 : 0;
+	if (argc - 1 < cmd->min_args ||
+	    (cmd->max_args >= 0 && argc - 1 > cmd->max_args)) {
+		fprintf(stderr, "usage: " PROG " %s [options] %s %s\n",
+			cmd->name, operand(cmd), cmd->args);
+		return 2;
+	}
+	if (cmd->run_file)
+		status = cmd->run_file(argv[0], opts);
+	else
+		status = run_inspector(cmd, argc, argv, opts);
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, PROG ": standard output: %s\n",
+			strerror(errno));
+		status = 1;
+	}
+	return status;
 }
 
 int main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "tables", required_argument, NULL, 't' },
-		{ "symbols", required_argument, NULL, 'S' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "module", required_argument, NULL, 'm' },
-		{ "objfile", required_argument, NULL, 'o' },
-		{ "kaslr-offset", required_argument, NULL, 'k' },
-		{ "kallsyms", required_argument, NULL, 'K' },
-		{ "kallmodsyms", required_argument, NULL, 'K' },
-		{ "build-dir", required_argument, NULL, 'b' },
-		{ "map", required_argument, NULL, 'M' },
-		{ "o-map", required_argument, NULL, 'O' },
-		{ "builtin", required_argument, NULL, 'B' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "name", required_argument, NULL, 'n' },
-		{ "tracefs", required_argument, NULL, 'T' },
-		{ "version", no_argument, NULL, 'V' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct options opts = { .source = KMS_SYMBOLS_AUTO };
-	struct inspector in = { .opts = &opts };
+	struct inspector_options opts = { .source = KMS_SYMBOLS_AUTO };
 	const struct command *cmd = NULL;
-	unsigned int used = 0;
-	struct kms_error *err;
-	int c, status, nargs;
+	int status;
 	size_t i;
 
 	if (argc >= 2 && !strcmp(argv[1], "--version")) {
@@ -365,146 +259,16 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (!strcmp(argv[1], commands[i].name))
-			cmd = &commands[i];
+	for (i = 0; commands[i]; i++)
+		if (!strcmp(argv[1], commands[i]->name))
+			cmd = commands[i];
 	if (!cmd) {
 		fprintf(stderr, PROG ": unknown command \"%s\"; see " PROG " --help\n",
 			argv[1]);
 		return 2;
 	}
-
-	optind = 2;
-	while ((c = getopt_long(argc, argv, "t:S:jm:o:k:K:b:f:n:h", longopts,
-				NULL)) != -1) {
-		switch (c) {
-		case 't':
-			opts.tables = optarg;
-			used |= OPT_TABLES;
-			break;
-		case 'S':
-			used |= OPT_SYMBOLS;
-			if (!strcmp(optarg, "auto")) {
-				opts.source = KMS_SYMBOLS_AUTO;
-			} else if (!strcmp(optarg, "kallsyms")) {
-				opts.source = KMS_SYMBOLS_KALLSYMS;
-			} else if (!strcmp(optarg, "symtab")) {
-				opts.source = KMS_SYMBOLS_SYMTAB;
-			} else {
-				fprintf(stderr, PROG ": unknown symbol source \"%s\" (auto, kallsyms, symtab)\n",
-					optarg);
-				return 2;
-			}
-			break;
-		case 'j':
-			opts.json = true;
-			used |= OPT_JSON;
-			break;
-		case 'm':
-			opts.module = optarg;
-			used |= OPT_FILTER;
-			break;
-		case 'o':
-			opts.objfile = optarg;
-			used |= OPT_FILTER;
-			break;
-		case 'k':
-			if (parse_number(optarg, &opts.kaslr_offset)) {
-				fprintf(stderr, PROG ": --kaslr-offset: \"%s\" is not a number\n",
-					optarg);
-				return 2;
-			}
-			opts.have_kaslr_offset = true;
-			used |= OPT_KASLR_OFFSET;
-			break;
-		case 'K':
-			opts.kallsyms = optarg;
-			used |= OPT_KALLSYMS;
-			break;
-		case 'b':
-			opts.build_dir = optarg;
-			used |= OPT_BUILD;
-			break;
-		case 'M':
-			opts.map = optarg;
-			used |= OPT_BUILD;
-			break;
-		case 'O':
-			opts.o_map = optarg;
-			used |= OPT_BUILD;
-			break;
-		case 'B':
-			opts.builtin = optarg;
-			used |= OPT_BUILD;
-			break;
-		case 'f':
-			if (strcmp(optarg, "ranges") && strcmp(optarg, "kallmodsyms")) {
-				fprintf(stderr, PROG ": unknown format \"%s\" (ranges, kallmodsyms)\n",
-					optarg);
-				return 2;
-			}
-			opts.format = optarg;
-			used |= OPT_FORMAT;
-			break;
-		case 'n':
-			opts.probe_name = optarg;
-			used |= OPT_PROBE;
-			break;
-		case 'T':
-			opts.tracefs = optarg;
-			used |= OPT_PROBE;
-			break;
-		case 'h':
-			command_usage(cmd);
-			return 0;
-		default:
-			fprintf(stderr, "see " PROG " %s --help\n", cmd->name);
-			return 2;
-		}
-	}
-	if (used & ~cmd->options) {
-		fprintf(stderr, PROG ": %s does not take some of these options; see " PROG " --help\n",
-			cmd->name);
-		return 2;
-	}
-	if (opts.have_kaslr_offset && opts.kallsyms) {
-		fprintf(stderr, PROG ": --kaslr-offset and --kallsyms exclude each other\n");
-		return 2;
-	}
-	if (cmd->run == cmd_export && !opts.format) {
-		fprintf(stderr, PROG ": export needs --format=ranges or --format=kallmodsyms\n");
-		return 2;
-	}
-	nargs = argc - optind - 1;
-	if (nargs < cmd->min_args || (cmd->max_args >= 0 && nargs > cmd->max_args)) {
-		fprintf(stderr, "usage: " PROG " %s [options] VMLINUX %s\n",
-			cmd->name, cmd->args);
-		return 2;
-	}
-
-	in.vmlinux = argv[optind];
-	json_init(&in.json, stdout);
-	err = kms_elf_open(in.vmlinux, &in.elf);
-	if (!err)
-		err = kms_symbols_read(in.elf, opts.source, &in.syms);
-	if (!err)
-		err = kms_tables_load(opts.tables ? opts.tables : in.vmlinux,
-				      &in.tables);
-	if (err) {
-		status = inspector_fail(err);
-	} else {
-		status = cmd->run(&in, nargs, argv + optind + 1);
-		if (fflush(stdout) || ferror(stdout)) {
-			fprintf(stderr, PROG ": standard output: %s\n",
-				strerror(errno));
-			status = 1;
-		}
-	}
-	symspec_cleanup(&in);
-	free(in.by_address);
-	free(in.by_name);
-	kms_tables_destroy(in.tables);
-	kms_symbols_destroy(in.syms);
-	kms_elf_close(in.elf);
-	return status;
+	status = parse_options(cmd, argc, argv, &opts);
+	if (status >= 0)
+		return status;
+	return run_command(cmd, argc - optind, argv + optind, &opts);
 }

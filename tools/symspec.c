@@ -1,25 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Symbol specifications: one grammar, one resolver; see symspec.h. */
 #include <ctype.h>
-#include <dwarf.h>
-#include <elfutils/libdw.h>
-#include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <kms/format.h>
+#include <kms/util.h>
 
 #include "annotate.h"
 #include "symspec.h"
-
-/* The vmlinux's DWARF, opened on first use. */
-struct symspec_dwarf {
-	Dwfl *dwfl;
-	Dwfl_Module *mod;
-	char *file;		/* the last answer of symspec_source_file() */
-	char *line_file;	/* and of the line table, for headers */
-};
 
 void symspec_free(struct symspec *spec)
 {
@@ -78,20 +68,13 @@ static bool is_name_end(char c)
 	       c == '@' || c == '/';
 }
 
-/* The word: [file::|mod:|obj.o:]name{,N|@file|+off[/size]}. */
-static struct kms_error *parse_word(const char *p, const char *end,
-				    bool allow_address, struct symspec *spec)
+/* The qualifiers before the name: file::, mod: or obj.o:; *@pp past them. */
+static struct kms_error *parse_prefix(const char **pp, const char *end,
+				      struct symspec *spec)
 {
-	const char *colon, *q;
+	const char *p = *pp, *colon;
 	struct kms_error *err;
-	uint64_t v;
 
-	/* A bare address. */
-	if (allow_address && !parse_hex(p, &q, &v) && q == end) {
-		spec->is_address = true;
-		spec->offset = v;
-		return NULL;
-	}
 	/* gdb's unquoted file.c::name. */
 	for (colon = p; colon + 1 < end; colon++)
 		if (colon[0] == ':' && colon[1] == ':')
@@ -111,14 +94,83 @@ static struct kms_error *parse_word(const char *p, const char *end,
 			if (err)
 				return err;
 		} else {
+			/* kbuild's module names say '_' for '-'. */
 			spec->module = strndup(p, colon - p);
 			if (!spec->module)
 				return &kms_error_nomem;
+			kms_underscores(spec->module);
 		}
 		p = colon + 1;
 		if (memchr(p, ':', end - p))
 			return kms_error_fmt("more than one ':'");
 	}
+	*pp = p;
+	return NULL;
+}
+
+/* One suffix after the name: ,N or @file or +off[/size]; *@pp past it. */
+static struct kms_error *parse_suffix(const char **pp, const char *end,
+				      struct symspec *spec)
+{
+	const char *p = *pp, *q;
+	struct kms_error *err;
+	char *e;
+
+	switch (*p) {
+	case ',':
+		if (spec->have_sympos)
+			return kms_error_fmt("two sympos after ','");
+		if (!isdigit((unsigned char)p[1]))
+			return kms_error_fmt("no position after ','");
+		errno = 0;
+		spec->sympos = strtoul(p + 1, &e, 10);
+		if (errno)
+			return kms_error_fmt("bad position after ','");
+		spec->have_sympos = true;
+		*pp = e;
+		return NULL;
+	case '@':
+		for (q = ++p; q < end && *q != '+' && *q != ','; q++)
+			;
+		err = set_path(spec, p, q - p);
+		*pp = q;
+		return err;
+	case '+':
+		if (spec->have_offset)
+			return kms_error_fmt("two offsets");
+		if (parse_hex(p + 1, &q, &spec->offset))
+			return kms_error_fmt("bad offset after +");
+		spec->have_offset = true;
+		if (q < end && *q == '/') {
+			if (parse_hex(q + 1, &q, &spec->size))
+				return kms_error_fmt("bad size after /");
+			spec->have_size = true;
+		}
+		*pp = q;
+		return NULL;
+	default:
+		return kms_error_fmt("unexpected '%c' after the symbol name",
+				     *p);
+	}
+}
+
+/* The word: [file::|mod:|obj.o:]name{,N|@file|+off[/size]}. */
+static struct kms_error *parse_word(const char *p, const char *end,
+				    bool allow_address, struct symspec *spec)
+{
+	struct kms_error *err;
+	const char *q;
+	uint64_t v;
+
+	/* A bare address. */
+	if (allow_address && !parse_hex(p, &q, &v) && q == end) {
+		spec->is_address = true;
+		spec->offset = v;
+		return NULL;
+	}
+	err = parse_prefix(&p, end, spec);
+	if (err)
+		return err;
 	for (q = p; q < end && !is_name_end(*q); q++)
 		;
 	if (q == p)
@@ -126,49 +178,10 @@ static struct kms_error *parse_word(const char *p, const char *end,
 	spec->name = strndup(p, q - p);
 	if (!spec->name)
 		return &kms_error_nomem;
-	p = q;
-	while (p < end) {
-		char *e;
-
-		switch (*p) {
-		case ',':
-			if (spec->have_sympos)
-				return kms_error_fmt("two sympos after ','");
-			if (!isdigit((unsigned char)p[1]))
-				return kms_error_fmt("no position after ','");
-			errno = 0;
-			spec->sympos = strtoul(p + 1, &e, 10);
-			if (errno)
-				return kms_error_fmt("bad position after ','");
-			spec->have_sympos = true;
-			p = e;
-			break;
-		case '@':
-			for (q = ++p; q < end && *q != '+' && *q != ','; q++)
-				;
-			err = set_path(spec, p, q - p);
-			if (err)
-				return err;
-			p = q;
-			break;
-		case '+':
-			if (spec->have_offset)
-				return kms_error_fmt("two offsets");
-			if (parse_hex(p + 1, &q, &spec->offset))
-				return kms_error_fmt("bad offset after +");
-			spec->have_offset = true;
-			p = q;
-			if (p < end && *p == '/') {
-				if (parse_hex(p + 1, &q, &spec->size))
-					return kms_error_fmt("bad size after /");
-				spec->have_size = true;
-				p = q;
-			}
-			break;
-		default:
-			return kms_error_fmt("unexpected '%c' after the symbol name",
-					     *p);
-		}
+	for (p = q; p < end; ) {
+		err = parse_suffix(&p, end, spec);
+		if (err)
+			return err;
 	}
 	if (p != end)
 		return kms_error_fmt("trailing characters after the symbol name");
@@ -266,86 +279,6 @@ struct kms_error *symspec_parse(const char *text, bool allow_address,
 	return NULL;
 }
 
-/* DWARF */
-
-static const Dwfl_Callbacks offline_callbacks = {
-	.find_debuginfo = dwfl_standard_find_debuginfo,
-	.section_address = dwfl_offline_section_address,
-};
-
-static struct symspec_dwarf *dwarf(struct inspector *in)
-{
-	struct symspec_dwarf *d = in->dwarf;
-
-	if (d)
-		return d->mod ? d : NULL;
-	d = calloc(1, sizeof(*d));
-	if (!d)
-		return NULL;
-	in->dwarf = d;
-	if (!kms_elf_section(in->elf, ".debug_info"))
-		return NULL;
-	d->dwfl = dwfl_begin(&offline_callbacks);
-	if (!d->dwfl)
-		return NULL;
-	d->mod = dwfl_report_offline(d->dwfl, "vmlinux", in->vmlinux, -1);
-	dwfl_report_end(d->dwfl, NULL, NULL);
-	return d->mod ? d : NULL;
-}
-
-void symspec_cleanup(struct inspector *in)
-{
-	struct symspec_dwarf *d = in->dwarf;
-
-	if (!d)
-		return;
-	if (d->dwfl)
-		dwfl_end(d->dwfl);
-	free(d->file);
-	free(d->line_file);
-	free(d);
-	in->dwarf = NULL;
-}
-
-/* @file relative to @dir when under it, copied. */
-static char *relative(const char *file, const char *dir)
-{
-	size_t len = dir ? strlen(dir) : 0;
-
-	if (len && !strncmp(file, dir, len) && file[len] == '/')
-		file += len + 1;
-	return strdup(file);
-}
-
-const char *symspec_source_file(struct inspector *in, uint64_t addr)
-{
-	struct symspec_dwarf *d = dwarf(in);
-	Dwarf_Attribute attr;
-	const char *name, *dir;
-	Dwarf_Die *cu;
-	Dwarf_Addr bias;
-	Dwfl_Line *line;
-
-	if (!d)
-		return NULL;
-	free(d->file);
-	free(d->line_file);
-	d->file = d->line_file = NULL;
-	cu = dwfl_module_addrdie(d->mod, addr, &bias);
-	if (!cu)
-		return NULL;
-	name = dwarf_diename(cu);
-	dir = dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &attr));
-	if (!name)
-		return NULL;
-	d->file = relative(name, dir);
-	line = dwfl_module_getsrc(d->mod, addr);
-	name = line ? dwfl_lineinfo(line, NULL, NULL, NULL, NULL, NULL) : NULL;
-	if (name)
-		d->line_file = relative(name, dwfl_line_comp_dir(line));
-	return d->file;
-}
-
 /* Does @path end in @suffix, in whole components? */
 static bool path_ends_with(const char *path, const char *suffix)
 {
@@ -381,7 +314,7 @@ static enum verdict match_object(struct inspector *in,
 
 	if (named && path_ends_with(named, path))
 		return YES;
-	src = symspec_source_file(in, inst->sym->address);
+	src = inspector_unit_file(in, inst->sym->address);
 	if (src)
 		return path_ends_with(object_of(buf, sizeof(buf), src), path) ?
 		       YES : NO;
@@ -391,28 +324,23 @@ static enum verdict match_object(struct inspector *in,
 	return UNSURE;
 }
 
+/* Is @inst compiled from a file whose path ends in @path? */
 static enum verdict match_source(struct inspector *in,
 				 const struct symspec_instance *inst,
 				 const char *path)
 {
-	const char *src = symspec_source_file(in, inst->sym->address);
-	struct symspec_dwarf *d = in->dwarf;
+	uint64_t addr = inst->sym->address;
+	const char *src = inspector_unit_file(in, addr), *file;
 	char buf[4096];
+	int line;
 
-	if (src)
+	if (src) {
+		/* The line table names headers too. */
+		file = inspector_line(in, addr, &line);
 		return path_ends_with(src, path) ||
-		       (d->line_file && path_ends_with(d->line_file, path)) ?
-		       YES : NO;
+		       (file && path_ends_with(file, path)) ? YES : NO;
+	}
 	return match_object(in, inst, object_of(buf, sizeof(buf), path));
-}
-
-static bool same_module(const char *a, const char *b)
-{
-	for (; *a && *b; a++, b++)
-		if (*a != *b && !((*a == '-' || *a == '_') &&
-				  (*b == '-' || *b == '_')))
-			return false;
-	return *a == *b;
 }
 
 static enum verdict match(struct inspector *in, const struct symspec *spec,
@@ -435,7 +363,7 @@ static enum verdict match(struct inspector *in, const struct symspec *spec,
 		uint32_t k, n = list == KMS_NONE ? 0 : kms_modlist_count(t, list);
 
 		for (k = 0; k < n; k++)
-			if (same_module(kms_modlist_name(t, list, k), spec->module))
+			if (!strcmp(kms_modlist_name(t, list, k), spec->module))
 				break;
 		if (k == n)
 			return NO;
@@ -476,11 +404,9 @@ struct kms_error *symspec_match(struct inspector *in,
 	struct symspec_matches m = { 0 };
 	struct kms_error *err;
 	bool printed = false;
-	size_t i, count;
+	size_t i, count, cap = 0;
 
-	err = inspector_symbols_named(in, spec->name, &named, &count);
-	if (err)
-		return err;
+	count = inspector_symbols_named(in, spec->name, &named);
 	/* {obj.o} as /proc/kallmodsyms prints it, if any instance does. */
 	for (i = 0; spec->object_braced && i < count && !printed; i++) {
 		uint32_t obj = inspector_object(in, named[i], &cursor);
@@ -491,9 +417,9 @@ struct kms_error *symspec_match(struct inspector *in,
 	}
 	cursor = KMS_NONE;
 	m.nr_named = count;
-	m.v = malloc((count ? count : 1) * sizeof(*m.v));
-	if (!m.v)
-		return &kms_error_nomem;
+	err = KMS_RESERVE(m.v, cap, count);
+	if (err)
+		return err;
 	for (i = 0; i < count; i++) {
 		struct symspec_instance *inst = &m.v[m.nr];
 		enum verdict v;
@@ -509,6 +435,23 @@ struct kms_error *symspec_match(struct inspector *in,
 		m.nr++;
 	}
 	*ret = m;
+	return NULL;
+}
+
+struct kms_error *symspec_check_size(struct inspector *in,
+				     const struct symspec *spec,
+				     const struct symspec_instance *inst,
+				     uint64_t *ret_size)
+{
+	uint64_t size = inspector_symbol_size(in, inst->sym);
+
+	/* The last symbol, _end, may have no size: only +0 is inside. */
+	if (spec->offset && spec->offset >= size)
+		return kms_error_fmt("offset past the end of the symbol");
+	if (spec->have_size && spec->size != size)
+		return kms_error_fmt("this kernel's %s is 0x%llx bytes",
+				     inst->sym->name, (unsigned long long)size);
+	*ret_size = size;
 	return NULL;
 }
 
@@ -540,56 +483,55 @@ struct kms_error *symspec_no_match(const struct symspec *spec,
 	return kms_error_fmt("no instance of the symbol has these qualifiers");
 }
 
+/* The error of several instances in @m, each on a line of its own. */
+static struct kms_error *ambiguity(struct inspector *in,
+				   const struct symspec *spec,
+				   const struct symspec_matches *m,
+				   uint64_t kaslr)
+{
+	_cleanup_free_ char *text = NULL;
+	size_t len = 0, i;
+	FILE *f;
+
+	f = open_memstream(&text, &len);
+	if (!f)
+		return &kms_error_nomem;
+	if (m->nr_unsure)
+		fprintf(f, "%zu instance%s of %s may match: the tables do not say which object %zu of them come%s from, and %s has no DWARF to tell",
+			m->nr, m->nr == 1 ? "" : "s", spec->name, m->nr_unsure,
+			m->nr_unsure == 1 ? "s" : "", in->vmlinux);
+	else
+		fprintf(f, "%zu instances of %s%s; pick one by sympos (%s,N), [module] {objfile}, mod:, obj.o: or file.c::",
+			m->nr, spec->name, qualified(spec) ? " match" : "",
+			spec->name);
+	for (i = 0; i < m->nr; i++) {
+		fputs("\n\t", f);
+		symspec_print_instance(f, in, &m->v[i],
+				       m->v[i].sym->address + kaslr);
+		fprintf(f, "\tsympos=%zu%s", m->v[i].sympos,
+			m->v[i].unsure ? " (object unknown)" : "");
+	}
+	if (fclose(f) || !text)
+		return &kms_error_nomem;
+	return kms_error_fmt("%s", text);
+}
+
 struct kms_error *symspec_resolve(struct inspector *in,
 				  const struct symspec *spec, uint64_t kaslr,
 				  struct symspec_instance *ret)
 {
 	struct symspec_matches m;
 	struct kms_error *err;
-	char *text = NULL;
-	size_t len = 0, i;
-	FILE *f;
 
 	err = symspec_match(in, spec, &m);
 	if (err)
 		return err;
-	if (m.nr == 1 && !m.nr_unsure) {
+	if (m.nr == 1 && !m.nr_unsure)
 		*ret = m.v[0];
-		symspec_matches_free(&m);
-		return NULL;
-	}
-	if (!m.nr) {
+	else if (!m.nr)
 		err = symspec_no_match(spec, &m);
-		goto out;
-	}
-	f = open_memstream(&text, &len);
-	if (!f) {
-		err = &kms_error_nomem;
-		goto out;
-	}
-	if (m.nr_unsure)
-		fprintf(f, "%zu instance%s of %s may match: the tables do not say which object %zu of them come%s from, and %s has no DWARF to tell",
-			m.nr, m.nr == 1 ? "" : "s", spec->name, m.nr_unsure,
-			m.nr_unsure == 1 ? "s" : "", in->vmlinux);
 	else
-		fprintf(f, "%zu instances of %s%s; pick one by sympos (%s,N), [module] {objfile}, mod:, obj.o: or file.c::",
-			m.nr, spec->name, qualified(spec) ? " match" : "",
-			spec->name);
-	for (i = 0; i < m.nr; i++) {
-		fputs("\n\t", f);
-		symspec_print_instance(f, in, &m.v[i],
-				       m.v[i].sym->address + kaslr);
-		fprintf(f, "\tsympos=%zu%s", m.v[i].sympos,
-			m.v[i].unsure ? " (object unknown)" : "");
-	}
-	if (fclose(f) || !text) {
-		free(text);
-		err = &kms_error_nomem;
-		goto out;
-	}
-	err = kms_error_fmt("%s", text);
-	free(text);
-out:
+		err = ambiguity(in, spec, &m, kaslr);
 	symspec_matches_free(&m);
 	return err;
 }

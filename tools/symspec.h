@@ -110,14 +110,14 @@ struct kms_error *symspec_resolve(struct inspector *in,
 				  struct symspec_instance *ret);
 
 /*
- * The source file of link-time @addr from the vmlinux's DWARF, relative to
- * its compilation directory, or NULL (no DWARF).  Valid until
- * symspec_cleanup().
+ * The size of @inst's symbol (to the next symbol, as the kernel computes
+ * it) when @spec's +0xoff lies inside it and its /0xsize, if any, is that
+ * size; otherwise an error, without the input.
  */
-const char *symspec_source_file(struct inspector *in, uint64_t addr);
-
-/* Release what the resolver cached in @in (DWARF). */
-void symspec_cleanup(struct inspector *in);
+struct kms_error *symspec_check_size(struct inspector *in,
+				     const struct symspec *spec,
+				     const struct symspec_instance *inst,
+				     uint64_t *ret_size);
 
 /*
  * One line in /proc/kallmodsyms notation, "ADDR t name[\t[mod] {obj}]",

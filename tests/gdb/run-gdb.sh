@@ -84,9 +84,9 @@ run_gdb nofile "" 'capture nofile lx-kallmodsyms --file' || fail "gdb without a 
 check_error nofile "lx-kallmodsyms: no vmlinux loaded (file vmlinux)"
 
 # Damaged copies of vmlinux: the note's name, its version, its checksum.
-name=$(grep -obUaP 'kallmodsyms\x00KMS1' "$vmlinux" | head -n 1 | cut -d: -f1)
-[ -n "$name" ] || fail "no note in vmlinux"
-desc=$((name + 12))
+kms note "$vmlinux" > note || fail "no note in vmlinux"
+name=$(awk '$1 == "name_offset" { print $2 }' note)
+desc=$(awk '$1 == "desc_offset" { print $2 }' note)
 patch_byte() { # FILE OFFSET HEXBYTE
 	printf '%b' "\\x$3" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
 }

@@ -52,9 +52,8 @@ EOF
 # error line, no oops, and no /proc/kallmodsyms.
 write_damaged_guest guest-damaged.sh
 make_initramfs initrd-damaged.gz guest-damaged.sh
-name=$(grep -obUaP 'kallmodsyms\x00KMS1' "$kbuild/vmlinux" | head -n 1 | cut -d: -f1)
-[ -n "$name" ] || fail "no note in vmlinux"
-desc=$((name + 12))
+desc=$(kms note "$kbuild/vmlinux" | awk '$1 == "desc_offset" { print $2 }')
+[ -n "$desc" ] || fail "no note in vmlinux"
 while IFS='|' read -r what offset byte message; do
 	[ -n "$what" ] || continue
 	cp "$kbuild/vmlinux" "vmlinux.$what"

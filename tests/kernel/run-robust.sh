@@ -27,18 +27,14 @@ le32() { od -An -tu4 -j "$2" -N4 "$1" | tr -d ' '; }
 # another size still fits; kms-mutate's img: edits recompress the image
 # and recompute its checksum, so only the image's validation can catch
 # them.
-name=$(grep -obUaP 'kallmodsyms\x00KMS1' "$kbuild/vmlinux" | head -n 1 | cut -d: -f1)
-[ -n "$name" ] || { fail "no note in vmlinux"; finish; }
-nhdr=$((name - 12))
-desc=$((name + 12))
-descsz=$(le32 "$kbuild/vmlinux" $((nhdr + 4)))
-record=$((24 + (descsz + 3) / 4 * 4))
+kms note "$kbuild/vmlinux" > note || { fail "no note in vmlinux"; finish; }
+nhdr=$(awk '$1 == "note_offset" { print $2 }' note)
+record=$(awk '$1 == "note_size" { print $2 }' note)
 dd if="$kbuild/vmlinux" of=good.kms bs=1 skip="$nhdr" count="$record" status=none
 kms list -t good.kms "$kbuild/vmlinux" > /dev/null || fail "the extracted note does not read"
 # Room up to the end of the section that holds it.
-room=$(readelf -SW "$kbuild/vmlinux" | gawk -v at="$nhdr" '
-	$0 ~ /\] \.notes / { sub(/.*\] /, ""); off = strtonum("0x" $4); size = strtonum("0x" $5);
-		print off + size - at }')
+room=$(awk -v at="$nhdr" '$1 == "section_offset" { off = $2 }
+	$1 == "section_size" { size = $2 } END { print off + size - at }' note)
 payload=$(le32 good.kms $((24 + 12)))
 tail -c +$((24 + 32 + 1)) good.kms | head -c "$payload" | zstd -dcq > image ||
 	fail "decompressing the note"

@@ -52,4 +52,27 @@ testrun_compare cat "$tmp/out" <<EOF
 liquid_probe+0x0/$(size_of liquid_probe) [liquid] [liquid_vf]
 EOF
 
+# Past the image's end no symbol holds an address: kallsyms resolves
+# nothing there and %pS prints it raw.  The last symbol, _end as on a
+# kernel, has no size; so neither it nor anything beyond has a symbol.
+objcopy --add-symbol _end=.bss:0x4,global "$fx/vmlinux" "$tmp/end" ||
+	fail "objcopy"
+count=$(addr_of ext9_count)
+past=$(plus "$count" 0x1004)
+testrun_compare kms lookup -t "$tmp/fx.kms" "$tmp/end" "$(plus "$count" 3)" <<EOF
+ext9_count+0x3/0x4
+EOF
+testrun_error 1 "kallmodsyms: \"$(plus "$count" 4)\": not in any symbol" \
+	kms lookup -t "$tmp/fx.kms" "$tmp/end" "$(plus "$count" 4)"
+testrun_error 1 "kallmodsyms: \"$past\": not in any symbol" \
+	kms lookup -t "$tmp/fx.kms" "$tmp/end" "$past"
+testrun_error 1 'kallmodsyms: "_end+0x1000": offset past the end of the symbol' \
+	kms lookup -t "$tmp/fx.kms" "$tmp/end" _end+0x1000
+printf ' [<%s>] x\n' "$past" > "$tmp/trace"
+kms decode -t "$tmp/fx.kms" "$tmp/end" < "$tmp/trace" > "$tmp/decoded" ||
+	fail "decode"
+testrun_compare cat "$tmp/decoded" <<EOF
+ [<$past>] x
+EOF
+
 finish

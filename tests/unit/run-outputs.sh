@@ -113,6 +113,44 @@ true
 kms list -t sys-kernel-notes "$fx/vmlinux" > got-notes || fail "list from notes"
 assert_same want got-notes "/sys/kernel/notes copy"
 
+# kallmodsyms note: where the note lies, for tests that patch it.  In the
+# notes copy after the build-id note; linked, in .notes where readelf puts
+# it, the descriptor starting with the blob's magic; appended, in its own
+# section.
+testrun_compare kms note sys-kernel-notes <<'EOF'
+note_offset 24
+note_size 304
+name_offset 36
+desc_offset 48
+desc_size 280
+EOF
+kms note linked > where || fail "note of the linked image"
+read -r addr off size < <(readelf -SW linked |
+	sed -nE 's/.*\] \.notes +NOTE +([0-9a-f]+) ([0-9a-f]+) ([0-9a-f]+) .*/\1 \2 \3/p')
+testrun_compare grep -v _offset where <<EOF
+section .notes
+section_address $(printf "0x%x" "0x$addr")
+section_size $((0x$size))
+note_size 304
+desc_size 280
+EOF
+testrun_compare grep -x "section_offset $((0x$off))" where <<EOF
+section_offset $((0x$off))
+EOF
+testrun_compare od -An -c -j "$(awk '$1 == "desc_offset" { print $2 }' where)" \
+	-N4 linked <<'EOF'
+   K   M   S   1
+EOF
+kms note --json appended > where.json || fail "note --json"
+testrun_compare python3 -c '
+import json
+n = json.load(open("where.json"))
+print(n["section"], n["section_address"], n["note_size"], n["desc_size"])' <<'EOF'
+.note.kallmodsyms 0x0 304 280
+EOF
+testrun_error 1 "kallmodsyms: $fx/vmlinux: no kallmodsyms note (not generated for this vmlinux?)" \
+	kms note "$fx/vmlinux"
+
 # A bare blob (the note's descriptor) is accepted too.
 "$KMS_BUILD/kms-mutate" fx.kms bare.blob raw || fail "kms-mutate raw"
 kms list -t bare.blob "$fx/vmlinux" > got-bare || fail "list from a bare blob"

@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The inspector's one vmlinux and the questions asked of it; inspector.h. */
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <kms/format.h>
+#include <kms/source.h>
+#include <kms/util.h>
+
+#include "annotate.h"
+#include "inspector.h"
+#include "kallsyms_copy.h"
+
+int inspector_fail(struct kms_error *err)
+{
+	kms_error_report(PROG, err);
+	return 1;
+}
+
+static int compare_address(const void *a, const void *b)
+{
+	const struct kms_symbol *x = *(const struct kms_symbol *const *)a;
+	const struct kms_symbol *y = *(const struct kms_symbol *const *)b;
+
+	if (x->address != y->address)
+		return x->address < y->address ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+static int compare_name(const void *a, const void *b)
+{
+	const struct kms_symbol *x = *(const struct kms_symbol *const *)a;
+	const struct kms_symbol *y = *(const struct kms_symbol *const *)b;
+	int c = strcmp(x->name, y->name);
+
+	if (c)
+		return c;
+	return x < y ? -1 : x > y;
+}
+
+/* Every symbol's address in *@ret, sorted by @cmp. */
+static struct kms_error *sorted_symbols(const struct kms_symbols *syms,
+					int (*cmp)(const void *, const void *),
+					const struct kms_symbol ***ret)
+{
+	const struct kms_symbol **v = NULL;
+	struct kms_error *err;
+	size_t i, cap = 0;
+
+	err = KMS_RESERVE(v, cap, syms->nr);
+	if (err)
+		return err;
+	for (i = 0; i < syms->nr; i++)
+		v[i] = &syms->syms[i];
+	qsort(v, syms->nr, sizeof(*v), cmp);
+	*ret = v;
+	return NULL;
+}
+
+struct kms_error *inspector_open(struct inspector *in, const char *vmlinux,
+				 const struct inspector_options *opts)
+{
+	struct kms_error *err;
+
+	memset(in, 0, sizeof(*in));
+	in->vmlinux = vmlinux;
+	in->opts = opts;
+	json_init(&in->json, stdout);
+	err = kms_elf_open(vmlinux, &in->elf);
+	if (!err)
+		err = kms_symbols_read(in->elf, opts->source, &in->syms);
+	if (!err)
+		err = kms_tables_load(opts->tables ? opts->tables : vmlinux,
+				      &in->tables);
+	if (!err)
+		err = sorted_symbols(in->syms, compare_address,
+				     &in->by_address);
+	if (!err)
+		err = sorted_symbols(in->syms, compare_name, &in->by_name);
+	return err;
+}
+
+void inspector_close(struct inspector *in)
+{
+	if (in->dwfl)
+		dwfl_end(in->dwfl);
+	free(in->by_address);
+	free(in->by_name);
+	kms_tables_destroy(in->tables);
+	kms_symbols_destroy(in->syms);
+	kms_elf_close(in->elf);
+	memset(in, 0, sizeof(*in));
+}
+
+static int name_before(const void *key, const void *element)
+{
+	return strcmp(key, (*(const struct kms_symbol *const *)element)->name);
+}
+
+size_t inspector_symbols_named(struct inspector *in, const char *name,
+			       const struct kms_symbol *const **ret_first)
+{
+	size_t n = in->syms->nr, sz = sizeof(*in->by_name);
+	size_t lo = kms_lower_bound(name, in->by_name, n, sz, name_before);
+
+	*ret_first = in->by_name + lo;
+	return kms_upper_bound(name, in->by_name, n, sz, name_before) - lo;
+}
+
+static int address_before(const void *key, const void *element)
+{
+	uint64_t a = *(const uint64_t *)key;
+	uint64_t b = (*(const struct kms_symbol *const *)element)->address;
+
+	return a < b ? -1 : a > b;
+}
+
+/* Index in by_address of the first symbol above @addr. */
+static size_t upper_bound(const struct inspector *in, uint64_t addr)
+{
+	return kms_upper_bound(&addr, in->by_address, in->syms->nr,
+			       sizeof(*in->by_address), address_before);
+}
+
+uint64_t inspector_symbol_size(struct inspector *in,
+			       const struct kms_symbol *sym)
+{
+	size_t next = upper_bound(in, sym->address);
+
+	if (next < in->syms->nr)
+		return in->by_address[next]->address - sym->address;
+	return sym->size;
+}
+
+bool inspector_symbol_between(struct inspector *in, uint64_t lo,
+			      uint64_t hi)
+{
+	size_t i;
+
+	if (lo >= hi)
+		return false;
+	i = lo ? upper_bound(in, lo - 1) : 0;
+	return i < in->syms->nr && in->by_address[i]->address < hi;
+}
+
+const struct kms_symbol *inspector_symbol_at(struct inspector *in,
+					     uint64_t addr,
+					     uint64_t *ret_size)
+{
+	const struct kms_symbol *sym;
+	size_t i = upper_bound(in, addr);
+
+	if (i == 0)
+		return NULL;
+	sym = in->by_address[i - 1];
+	/* The kernel names an address by the first of its aliases. */
+	while (i > 1 && in->by_address[i - 2]->address == sym->address)
+		sym = in->by_address[--i - 1];
+	/*
+	 * The last symbol (_end) holds only its own size, often none: as
+	 * kallsyms resolves nothing past the image's end, %pS prints such
+	 * addresses raw.
+	 */
+	*ret_size = inspector_symbol_size(in, sym);
+	if (addr - sym->address >= *ret_size)
+		return NULL;
+	return sym;
+}
+
+uint32_t inspector_object(struct inspector *in, const struct kms_symbol *sym,
+			  uint32_t *cursor)
+{
+	if (!kms_is_text_type(sym->type))
+		return KMS_NONE;
+	return kms_address_object(in->tables, in->syms->text_address,
+				  sym->address, cursor);
+}
+
+void inspector_json_attribution(struct inspector *in, uint32_t obj)
+{
+	const struct kms_tables *t = in->tables;
+	uint32_t list = obj == KMS_NONE ? KMS_NONE : kms_object_modlist(t, obj);
+	const char *name = obj == KMS_NONE ? NULL : kms_object_name(t, obj);
+	uint32_t k, n = list == KMS_NONE ? 0 : kms_modlist_count(t, list);
+
+	json_begin_array(&in->json, "modules");
+	for (k = 0; k < n; k++)
+		json_string(&in->json, NULL, kms_modlist_name(t, list, k));
+	json_end_array(&in->json);
+	if (name)
+		json_string(&in->json, "objfile", name);
+	else
+		json_null(&in->json, "objfile");
+}
+
+struct kms_error *inspector_kaslr_from(struct inspector *in,
+				       const char *path, uint64_t *ret)
+{
+	struct kms_error *err;
+	uint64_t text;
+
+	err = kallsyms_copy_text(path, &text);
+	if (err)
+		return err;
+	*ret = text - in->syms->text_address;
+	return NULL;
+}
+
+struct kms_error *inspector_kaslr(struct inspector *in, uint64_t *ret)
+{
+	if (in->opts->kallsyms)
+		return inspector_kaslr_from(in, in->opts->kallsyms, ret);
+	*ret = in->opts->kaslr_offset;
+	return NULL;
+}
+
+/* DWARF */
+
+static const Dwfl_Callbacks offline_callbacks = {
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+};
+
+/* The vmlinux's DWARF module, opened on first use, or NULL. */
+static Dwfl_Module *dwarf(struct inspector *in)
+{
+	if (in->dwarf_tried)
+		return in->dwarf;
+	in->dwarf_tried = true;
+	if (!kms_elf_section(in->elf, ".debug_info") &&
+	    !kms_elf_section(in->elf, ".debug_line"))
+		return NULL;
+	in->dwfl = dwfl_begin(&offline_callbacks);
+	if (!in->dwfl)
+		return NULL;
+	in->dwarf = dwfl_report_offline(in->dwfl, "vmlinux", in->vmlinux, -1);
+	dwfl_report_end(in->dwfl, NULL, NULL);
+	return in->dwarf;
+}
+
+/* @file relative to @dir when under it. */
+static const char *relative(const char *file, const char *dir)
+{
+	size_t len = dir ? strlen(dir) : 0;
+
+	if (len && !strncmp(file, dir, len) && file[len] == '/')
+		return file + len + 1;
+	return file;
+}
+
+const char *inspector_unit_file(struct inspector *in, uint64_t addr)
+{
+	Dwfl_Module *mod = dwarf(in);
+	Dwarf_Attribute attr;
+	const char *name;
+	Dwarf_Addr bias;
+	Dwarf_Die *cu;
+
+	cu = mod ? dwfl_module_addrdie(mod, addr, &bias) : NULL;
+	name = cu ? dwarf_diename(cu) : NULL;
+	if (!name)
+		return NULL;
+	return relative(name, dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir,
+							  &attr)));
+}
+
+const char *inspector_line(struct inspector *in, uint64_t addr,
+			   int *ret_line)
+{
+	Dwfl_Module *mod = dwarf(in);
+	Dwfl_Line *line = mod ? dwfl_module_getsrc(mod, addr) : NULL;
+	const char *file;
+
+	file = line ? dwfl_lineinfo(line, NULL, ret_line, NULL, NULL, NULL) :
+	       NULL;
+	return file ? relative(file, dwfl_line_comp_dir(line)) : NULL;
+}

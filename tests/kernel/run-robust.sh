@@ -39,7 +39,7 @@ payload=$(le32 good.kms $((24 + 12)))
 tail -c +$((24 + 32 + 1)) good.kms | head -c "$payload" | zstd -dcq > image ||
 	fail "decompressing the note"
 word() { le32 image $(($1 * 4)); }
-nr_ranges=$(word 1) ranges=$(word 2) objects=$(word 4)
+nr_ranges=$(word 1) ranges=$(word 2)
 
 write_damaged_guest guest-damaged.sh
 make_initramfs initrd-damaged.gz guest-damaged.sh

@@ -13,7 +13,7 @@
 #include <kms/format.h>
 
 #include "annotate.h"
-#include "attribution.h"
+#include <kms/gen.h>
 #include "inspector.h"
 
 #define MAX_REPORTED 10

@@ -8,13 +8,12 @@
 #include <kms/dwarf_units.h>
 #include <kms/elf_file.h>
 #include <kms/format.h>
+#include <kms/gen.h>
 #include <kms/kbuild.h>
 #include <kms/modularity.h>
 #include <kms/linker_map.h>
 #include <kms/strmap.h>
 #include <kms/symbols.h>
-
-#include "attribution.h"
 
 struct object {
 	char *path;

@@ -12,9 +12,9 @@
 
 #include <kms/blob.h>
 #include <kms/error.h>
+#include <kms/gen.h>
 #include <kms/source.h>
 
-#include "attribution.h"
 #include "emit.h"
 
 #define PROG "kallmodsyms-gen"

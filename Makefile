@@ -35,10 +35,11 @@ ALL_CFLAGS := -std=gnu11 $(WARN) $(CFLAGS) $(SAN_FLAGS) \
 LDLIBS := -ldw -lelf -lzstd
 ALL_LDFLAGS := $(LDFLAGS) $(SAN_FLAGS)
 
-# The attribution core serves the generator and the inspector's verify.
+# The generator's core serves the generator and the inspector's verify.
+GEN_MAIN_SRCS := sidecar/gen/main.c sidecar/gen/emit.c
 LIB_SRCS := $(wildcard sidecar/lib/*.c sidecar/inputs/*.c) \
-	    sidecar/gen/attribution.c
-GEN_SRCS := $(filter-out sidecar/gen/attribution.c,$(wildcard sidecar/gen/*.c))
+	    $(filter-out $(GEN_MAIN_SRCS),$(wildcard sidecar/gen/*.c))
+GEN_SRCS := $(GEN_MAIN_SRCS)
 TOOL_SRCS := $(wildcard tools/*.c)
 AUDIT_SRCS := $(wildcard tools/audit/*.c)
 

@@ -11,6 +11,7 @@
 
 #include <kms/dwarf_units.h>
 #include <kms/format.h>
+#include <kms/util.h>
 
 #include "state.h"
 
@@ -39,21 +40,22 @@ static int compare_dwarf_ranges(const void *a, const void *b)
 	return x->start < y->start ? -1 : x->start > y->start;
 }
 
+/* @key, an address, against a unit's range: before its start or not. */
+static int compare_range_start(const void *key, const void *element)
+{
+	const struct kms_dwarf_range *r = element;
+
+	return *(const uint64_t *)key < r->start ? -1 : 1;
+}
+
 /* The unit whose range (in @sorted, by start) holds @addr, or NULL. */
 static const struct kms_dwarf_range *
 range_holding(const struct kms_dwarf_range *sorted, size_t n, uint64_t addr)
 {
-	size_t lo = 0, hi = n;
+	size_t i = kms_upper_bound(&addr, sorted, n, sizeof(*sorted),
+				   compare_range_start);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (sorted[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo && addr < sorted[lo - 1].end ? &sorted[lo - 1] : NULL;
+	return i && addr < sorted[i - 1].end ? &sorted[i - 1] : NULL;
 }
 
 /*

@@ -11,6 +11,7 @@
 
 #include <kms/dwarf_units.h>
 #include <kms/kbuild.h>
+#include <kms/util.h>
 
 #include "state.h"
 
@@ -59,6 +60,14 @@ static struct kms_error *dwarf_builtin(struct gen *g)
 	return NULL;
 }
 
+/* @key, an address, against a module's range: below its end or not. */
+static int compare_range_end(const void *key, const void *element)
+{
+	const struct kms_module_range *m = element;
+
+	return *(const uint64_t *)key < m->end ? -1 : 1;
+}
+
 /* Each object's modules from modules.builtin.ranges: where its code lies. */
 static struct kms_error *dwarf_range_modules(struct gen *g)
 {
@@ -79,16 +88,11 @@ static struct kms_error *dwarf_range_modules(struct gen *g)
 		return &kms_error_nomem;
 	for (i = 0; i < g->nr_pieces; i++) {
 		const struct piece *p = &g->pieces[i];
-		size_t lo = 0, hi = r->nr, j, k;
+		size_t lo, j, k;
 
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-
-			if (r->ranges[mid].end <= p->start)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
+		/* The first range that ends after the piece starts. */
+		lo = kms_upper_bound(&p->start, r->ranges, r->nr,
+				     sizeof(*r->ranges), compare_range_end);
 		for (; lo < r->nr && r->ranges[lo].start < p->end; lo++) {
 			const struct kms_module_range *m = &r->ranges[lo];
 			uint32_t o = p->object;

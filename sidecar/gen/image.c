@@ -10,6 +10,7 @@
 
 #include <kms/blob.h>
 #include <kms/format.h>
+#include <kms/util.h>
 
 #include "state.h"
 
@@ -17,8 +18,9 @@
 struct image_builder {
 	struct kms_strmap strings;
 	uint32_t *string_offset;	/* by string id */
+	size_t string_offset_cap;
 	char *strtab;
-	size_t strtab_size;
+	size_t strtab_size, strtab_cap;
 
 	uint32_t *modlist_word;		/* by modlist id, KMS_NONE: not yet */
 	uint32_t *modlist_words;
@@ -27,6 +29,7 @@ struct image_builder {
 
 	struct kms_strmap attributions;	/* "modlist name" -> index */
 	uint32_t *object_modlist, *object_name;
+	size_t object_modlist_cap, object_name_cap;
 
 	uint32_t *range_start, *range_object;
 	size_t nr_ranges;
@@ -44,16 +47,14 @@ static struct kms_error *add_string(struct image_builder *b, const char *s,
 		return err;
 	if (added) {
 		size_t len = strlen(s) + 1;
-		uint32_t *o = realloc(b->string_offset,
-				      b->strings.nr * sizeof(*o));
-		char *t = realloc(b->strtab, b->strtab_size + len);
 
-		if (o)
-			b->string_offset = o;
-		if (t)
-			b->strtab = t;
-		if (!o || !t)
-			return &kms_error_nomem;
+		err = KMS_RESERVE(b->string_offset, b->string_offset_cap,
+				  b->strings.nr);
+		if (!err)
+			err = KMS_RESERVE(b->strtab, b->strtab_cap,
+					  b->strtab_size + len);
+		if (err)
+			return err;
 		b->string_offset[id] = b->strtab_size;
 		memcpy(b->strtab + b->strtab_size, s, len);
 		b->strtab_size += len;
@@ -64,15 +65,12 @@ static struct kms_error *add_string(struct image_builder *b, const char *s,
 
 static struct kms_error *add_word(struct image_builder *b, uint32_t w)
 {
-	if (b->nr_modlist_words == b->modlist_words_cap) {
-		size_t cap = b->modlist_words_cap ? 2 * b->modlist_words_cap : 256;
-		uint32_t *n = realloc(b->modlist_words, cap * sizeof(*n));
+	struct kms_error *err = KMS_RESERVE(b->modlist_words,
+					    b->modlist_words_cap,
+					    b->nr_modlist_words + 1);
 
-		if (!n)
-			return &kms_error_nomem;
-		b->modlist_words = n;
-		b->modlist_words_cap = cap;
-	}
+	if (err)
+		return err;
 	b->modlist_words[b->nr_modlist_words++] = w;
 	return NULL;
 }
@@ -127,17 +125,13 @@ static struct kms_error *attribute(struct image_builder *b,
 	if (err)
 		return err;
 	if (added) {
-		uint32_t *m = realloc(b->object_modlist,
-				      b->attributions.nr * sizeof(*m));
-		uint32_t *n;
-
-		if (!m)
-			return &kms_error_nomem;
-		b->object_modlist = m;
-		n = realloc(b->object_name, b->attributions.nr * sizeof(*n));
-		if (!n)
-			return &kms_error_nomem;
-		b->object_name = n;
+		err = KMS_RESERVE(b->object_modlist, b->object_modlist_cap,
+				  b->attributions.nr);
+		if (!err)
+			err = KMS_RESERVE(b->object_name, b->object_name_cap,
+					  b->attributions.nr);
+		if (err)
+			return err;
 		b->object_modlist[id] = list;
 		b->object_name[id] = name_off;
 	}

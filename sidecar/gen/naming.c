@@ -9,24 +9,26 @@
 #include <string.h>
 
 #include <kms/format.h>
+#include <kms/util.h>
 
 #include "state.h"
+
+/* @key, an address, against a piece: below its end or not. */
+static int compare_piece_end(const void *key, const void *element)
+{
+	const struct piece *p = element;
+
+	return *(const uint64_t *)key < p->end ? -1 : 1;
+}
 
 /* The piece holding @addr, or NULL. */
 static const struct piece *find_piece(const struct gen *g, uint64_t addr)
 {
-	size_t lo = 0, hi = g->nr_pieces;
+	size_t i = kms_upper_bound(&addr, g->pieces, g->nr_pieces,
+				   sizeof(*g->pieces), compare_piece_end);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (g->pieces[mid].end <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo < g->nr_pieces && g->pieces[lo].start <= addr)
-		return &g->pieces[lo];
+	if (i < g->nr_pieces && g->pieces[i].start <= addr)
+		return &g->pieces[i];
 	return NULL;
 }
 

@@ -11,11 +11,13 @@
 
 #include <kms/format.h>
 #include <kms/linker_map.h>
+#include <kms/util.h>
 
 #include "state.h"
 
 struct kms_error *gen_find_text_sections(struct gen *g)
 {
+	struct kms_error *err;
 	Elf_Scn *scn = NULL;
 	size_t cap = 0;
 
@@ -27,13 +29,9 @@ struct kms_error *gen_find_text_sections(struct gen *g)
 		    (shdr.sh_flags & (SHF_ALLOC | SHF_EXECINSTR)) !=
 			    (SHF_ALLOC | SHF_EXECINSTR) || !shdr.sh_size)
 			continue;
-		if (g->nr_sections == cap) {
-			cap = cap ? 2 * cap : 16;
-			s = realloc(g->sections, cap * sizeof(*s));
-			if (!s)
-				return &kms_error_nomem;
-			g->sections = s;
-		}
+		err = KMS_RESERVE(g->sections, cap, g->nr_sections + 1);
+		if (err)
+			return err;
 		s = &g->sections[g->nr_sections++];
 		s->name = kms_elf_section_name(g->elf, scn);
 		s->start = shdr.sh_addr;
@@ -59,16 +57,10 @@ static struct kms_error *object_index(struct gen *g, const char *file,
 		free(path);
 		return err;
 	}
-	if (g->object_paths.nr > g->objects_cap) {
-		size_t cap = g->objects_cap ? 2 * g->objects_cap : 1024;
-		struct object *o = realloc(g->objects, cap * sizeof(*o));
-
-		if (!o) {
-			free(path);
-			return &kms_error_nomem;
-		}
-		g->objects = o;
-		g->objects_cap = cap;
+	err = KMS_RESERVE(g->objects, g->objects_cap, g->object_paths.nr);
+	if (err) {
+		free(path);
+		return err;
 	}
 	memset(&g->objects[*ret], 0, sizeof(g->objects[*ret]));
 	g->objects[*ret].path = path;
@@ -97,15 +89,8 @@ struct piece *gen_append_piece(struct piece **pieces, size_t *nr,
 {
 	struct piece *p;
 
-	if (*nr == *cap) {
-		size_t n = *cap ? 2 * *cap : 1024;
-
-		p = realloc(*pieces, n * sizeof(*p));
-		if (!p)
-			return NULL;
-		*pieces = p;
-		*cap = n;
-	}
+	if (kms_reserve(pieces, cap, *nr + 1, sizeof(**pieces)))
+		return NULL;
 	p = &(*pieces)[(*nr)++];
 	memset(p, 0, sizeof(*p));
 	p->start = start;

@@ -11,6 +11,7 @@
 #include <kms/blob.h>
 #include <kms/crc32.h>
 #include <kms/format.h>
+#include <kms/util.h>
 
 static uint16_t get_le16(const unsigned char *p)
 {
@@ -414,23 +415,20 @@ void kms_tables_destroy(struct kms_tables *tables)
 	free(tables);
 }
 
+/* @key, a text offset, against a range record: before its start or not. */
+static int compare_range_start(const void *key, const void *element)
+{
+	return *(const uint32_t *)key < kms_get_le32(element) ? -1 : 1;
+}
+
 uint32_t kms_tables_find_range(const struct kms_tables *t, uint32_t offset)
 {
-	uint32_t lo = 0, hi = t->nr_ranges;
-
 	if (!t->nr_ranges || offset < kms_range_start(t, 0) ||
 	    offset >= t->text_size)
 		return KMS_NONE;
 	/* The last range whose start is <= offset. */
-	while (hi - lo > 1) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (kms_range_start(t, mid) <= offset)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return lo;
+	return kms_upper_bound(&offset, t->ranges, t->nr_ranges,
+			       KMS_RANGE_SIZE, compare_range_start) - 1;
 }
 
 static uint32_t align4(uint32_t v)

@@ -103,12 +103,14 @@ tests: $(PROGS) $(TEST_PROGS)
 # The suite runs the plain build, the sanitizer build and valgrind.
 check: tests
 	$(MAKE) SANITIZE=1 tests
+	scripts/check-layers.sh
 	tests/run-tests.sh
 
 # ...and the kernel tests on the ThinLTO kernel too (another build of
 # about five minutes, not in CI's budget).
 check-full: tests
 	$(MAKE) SANITIZE=1 tests
+	scripts/check-layers.sh
 	KMS_TOOLCHAINS="llvm thinlto" tests/run-tests.sh
 
 # Every benchmark, one table of ratios against peers (bench/README.md).

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * The three ways a blob leaves the generator (emit.h): a relocatable
+ * object for kbuild, a sidecar note file, a copy of the vmlinux with the
+ * note appended; each written to a temporary file renamed into place.
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+/* modules.builtin and the .<obj>.cmd files of a build tree (kms/kbuild.h). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

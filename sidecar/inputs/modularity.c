@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * Which objects could have been modules, asked of the tree's own kconfig
+ * and make (kms/modularity.h).
+ */
 #include <ctype.h>
 #include <errno.h>
 #include <ftw.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+/* Run a helper program and collect what it prints (kms/run.h). */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>

@@ -68,6 +68,22 @@ static int compare_range_end(const void *key, const void *element)
 	return *(const uint64_t *)key < m->end ? -1 : 1;
 }
 
+static struct kms_error *add_range_module(struct range_modules *l,
+					  const char *name)
+{
+	struct kms_error *err;
+	size_t k;
+
+	for (k = 0; k < l->nr; k++)
+		if (!strcmp(l->names[k], name))
+			return NULL;
+	err = KMS_RESERVE(l->names, l->cap, l->nr + 1);
+	if (err)
+		return err;
+	l->names[l->nr++] = name;
+	return NULL;
+}
+
 /* Each object's modules from modules.builtin.ranges: where its code lies. */
 static struct kms_error *dwarf_range_modules(struct gen *g)
 {
@@ -82,37 +98,23 @@ static struct kms_error *dwarf_range_modules(struct gen *g)
 	r = g->module_ranges;
 	g->stats.module_ranges = true;
 	g->range_modules = calloc(nr ? nr : 1, sizeof(*g->range_modules));
-	g->nr_range_modules = calloc(nr ? nr : 1,
-				     sizeof(*g->nr_range_modules));
-	if (!g->range_modules || !g->nr_range_modules)
+	if (!g->range_modules)
 		return &kms_error_nomem;
 	for (i = 0; i < g->nr_pieces; i++) {
 		const struct piece *p = &g->pieces[i];
-		size_t lo, j, k;
+		size_t lo, j;
 
 		/* The first range that ends after the piece starts. */
 		lo = kms_upper_bound(&p->start, r->ranges, r->nr,
 				     sizeof(*r->ranges), compare_range_end);
 		for (; lo < r->nr && r->ranges[lo].start < p->end; lo++) {
 			const struct kms_module_range *m = &r->ranges[lo];
-			uint32_t o = p->object;
+			struct range_modules *l = &g->range_modules[p->object];
 
 			for (j = 0; j < m->nr_modules; j++) {
-				const char **l;
-
-				for (k = 0; k < g->nr_range_modules[o]; k++)
-					if (!strcmp(g->range_modules[o][k],
-						    m->modules[j]))
-						break;
-				if (k < g->nr_range_modules[o])
-					continue;
-				l = realloc(g->range_modules[o],
-					    (k + 1) * sizeof(*l));
-				if (!l)
-					return &kms_error_nomem;
-				l[k] = m->modules[j];
-				g->range_modules[o] = l;
-				g->nr_range_modules[o]++;
+				err = add_range_module(l, m->modules[j]);
+				if (err)
+					return err;
 			}
 		}
 	}
@@ -127,17 +129,18 @@ static struct kms_error *dwarf_range_modules(struct gen *g)
 static struct kms_error *dwarf_modules(struct gen *g, struct object *obj,
 				       size_t *ret_n)
 {
-	size_t idx = obj - g->objects, n = 0, i;
-	size_t nr = g->module_ranges ? g->nr_range_modules[idx] : 1;
+	const struct range_modules *ranged = g->module_ranges ?
+		&g->range_modules[obj - g->objects] : NULL;
+	size_t nr = ranged ? ranged->nr : 1, n = 0, i;
 	size_t len = strlen(obj->path);
 	char *modpath;
 
 	obj->modules = calloc(nr ? nr : 1, sizeof(*obj->modules));
 	if (!obj->modules)
 		return &kms_error_nomem;
-	if (g->module_ranges) {
+	if (ranged) {
 		for (i = 0; i < nr; i++) {
-			obj->modules[n] = strdup(g->range_modules[idx][i]);
+			obj->modules[n] = strdup(ranged->names[i]);
 			if (!obj->modules[n]) {
 				*ret_n = n;
 				return &kms_error_nomem;

@@ -85,9 +85,8 @@ static void release_gen(struct gen *g)
 	}
 	if (g->range_modules)
 		for (i = 0; i < g->object_paths.nr; i++)
-			free(g->range_modules[i]);
+			free(g->range_modules[i].names);
 	free(g->range_modules);
-	free(g->nr_range_modules);
 	kms_module_ranges_destroy(g->module_ranges);
 	kms_symbols_destroy(g->symtab);
 	kms_modularity_destroy(g->modularity);

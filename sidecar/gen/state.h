@@ -54,6 +54,12 @@ struct piece {
 	bool from_dwarf;	/* a compile unit's, not a link map's */
 };
 
+/* The modules whose ranges hold an object's code, borrowed, unique. */
+struct range_modules {
+	const char **names;
+	size_t nr, cap;
+};
+
 struct text_section {
 	const char *name;
 	uint64_t start, end;
@@ -86,8 +92,7 @@ struct gen {
 
 	/* DWARF mode: modules.builtin.ranges, and its names by object */
 	struct kms_module_ranges *module_ranges;
-	const char ***range_modules;	/* borrowed from module_ranges */
-	size_t *nr_range_modules;
+	struct range_modules *range_modules;
 };
 
 /* gen.c: the driver's services to the phases */

@@ -30,46 +30,64 @@ WARN += -Werror
 endif
 CFLAGS ?= -O2 -g
 ALL_CFLAGS := -std=gnu11 $(WARN) $(CFLAGS) $(SAN_FLAGS) \
-	      -Isidecar/include -Isidecar/gen -I$(O)/gen -D_GNU_SOURCE \
+	      -Isidecar/include -D_GNU_SOURCE \
 	      -DKMS_VERSION_STRING='"$(VERSION)"' -MMD -MP
 LDLIBS := -ldw -lelf -lzstd
 ALL_LDFLAGS := $(LDFLAGS) $(SAN_FLAGS)
 
-# The attribution core serves the generator and the inspector's verify.
-LIB_SRCS := $(wildcard sidecar/lib/*.c sidecar/inputs/*.c) \
-	    sidecar/gen/attribution.c
-GEN_SRCS := $(filter-out sidecar/gen/attribution.c,$(wildcard sidecar/gen/*.c))
+# The layers, each an archive that needs only those after it:
+# sidecar/include <- sidecar/lib (the format) <- sidecar/inputs (what is
+# read from a build) <- sidecar/gen (the generator) <- tools.
+# scripts/check-layers.sh checks that the includes say the same.
+LIB_SRCS := $(wildcard sidecar/lib/*.c)
+INPUTS_SRCS := $(wildcard sidecar/inputs/*.c)
+GENLIB_SRCS := $(filter-out sidecar/gen/main.c,$(wildcard sidecar/gen/*.c))
+GEN_SRCS := sidecar/gen/main.c
 TOOL_SRCS := $(wildcard tools/*.c)
 AUDIT_SRCS := $(wildcard tools/audit/*.c)
 
 LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o)
+INPUTS_OBJS := $(INPUTS_SRCS:%.c=$(O)/%.o)
+GENLIB_OBJS := $(GENLIB_SRCS:%.c=$(O)/%.o)
 GEN_OBJS := $(GEN_SRCS:%.c=$(O)/%.o)
 TOOL_OBJS := $(TOOL_SRCS:%.c=$(O)/%.o)
 AUDIT_OBJS := $(AUDIT_SRCS:%.c=$(O)/%.o)
+
+LIB := $(O)/libkms.a
+INPUTS_LIB := $(O)/libkms-inputs.a
+GEN_LIB := $(O)/libkms-gen.a
 
 PROGS := $(O)/kallmodsyms-gen $(O)/kallmodsyms $(O)/kallmodsyms-audit
 
 all: $(PROGS)
 
-$(O)/libkms.a: $(LIB_OBJS)
+$(LIB): $(LIB_OBJS)
+$(INPUTS_LIB): $(INPUTS_OBJS)
+$(GEN_LIB): $(GENLIB_OBJS)
+$(LIB) $(INPUTS_LIB) $(GEN_LIB):
+	rm -f $@
 	$(AR) rcs $@ $^
 
-$(O)/kallmodsyms-gen: $(GEN_OBJS) $(O)/libkms.a
+$(O)/kallmodsyms-gen: $(GEN_OBJS) $(GEN_LIB) $(INPUTS_LIB) $(LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(O)/kallmodsyms: $(TOOL_OBJS) $(O)/libkms.a
+# The inspector's verify runs the generator.
+$(O)/kallmodsyms: $(TOOL_OBJS) $(GEN_LIB) $(INPUTS_LIB) $(LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(O)/kallmodsyms-audit: $(AUDIT_OBJS) $(O)/libkms.a
+$(O)/kallmodsyms-audit: $(AUDIT_OBJS) $(INPUTS_LIB) $(LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS)
 
-# The modularity analysis carries its Makefile evaluator as a C string.
-$(O)/gen/modularity_mk.h: sidecar/inputs/modularity.mk
+# The modularity analysis carries its Makefile evaluator as a C string,
+# generated beside its object and found there by that object alone.
+MODULARITY_MK_H := $(O)/sidecar/inputs/modularity_mk.h
+$(MODULARITY_MK_H): sidecar/inputs/modularity.mk
 	@mkdir -p $(dir $@)
 	{ echo 'static const char kms_modularity_mk[] ='; \
 	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $<; \
 	  echo ';'; } > $@.tmp && mv $@.tmp $@
-$(O)/sidecar/inputs/modularity.o: $(O)/gen/modularity_mk.h
+$(O)/sidecar/inputs/modularity.o: $(MODULARITY_MK_H)
+$(O)/sidecar/inputs/modularity.o: ALL_CFLAGS += -I$(dir $(MODULARITY_MK_H))
 
 $(O)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -77,7 +95,7 @@ $(O)/%.o: %.c
 
 TEST_PROGS := $(O)/kms-mutate
 
-$(O)/kms-mutate: $(O)/tests/unit/kms-mutate.o $(O)/libkms.a
+$(O)/kms-mutate: $(O)/tests/unit/kms-mutate.o $(LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS)
 
 tests: $(PROGS) $(TEST_PROGS)
@@ -109,6 +127,7 @@ FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all \
 FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_PROGS := $(FUZZ_TARGETS:%=$(FUZZ_O)/fuzz-%)
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -Isidecar/include -D_GNU_SOURCE
+FUZZ_LIBS := $(FUZZ_O)/libkms-inputs.a $(FUZZ_O)/libkms.a
 # The kernel's note parser, extracted from the patch series.
 FUZZ_KERNEL := $(FUZZ_O)/kernel
 FUZZ_PATCHES := $(wildcard kernel-patches/6.12/0002-*.patch \
@@ -117,7 +136,7 @@ FUZZ_PATCHES := $(wildcard kernel-patches/6.12/0002-*.patch \
 fuzz-lib:
 	$(MAKE) O=$(FUZZ_O) CC=$(FUZZ_CC) CFLAGS='-O1 -g' \
 		SAN_FLAGS='-fsanitize=fuzzer-no-link $(FUZZ_SAN)' \
-		$(FUZZ_O)/libkms.a
+		$(FUZZ_LIBS)
 
 $(FUZZ_KERNEL)/kernel/kallmodsyms.c: $(FUZZ_PATCHES) tests/fuzz/extract-kernel.sh
 	tests/fuzz/extract-kernel.sh kernel-patches/6.12 $(FUZZ_KERNEL)
@@ -129,9 +148,9 @@ $(FUZZ_KERNEL_PROGS): $(FUZZ_KERNEL)/kernel/kallmodsyms.c \
 $(FUZZ_KERNEL_PROGS): FUZZ_CFLAGS += -Itests/fuzz/kshim \
 	-I$(FUZZ_KERNEL)/include -I$(FUZZ_KERNEL)/kernel -Wno-unused-function
 
-$(FUZZ_O)/fuzz-%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_file.h $(FUZZ_O)/libkms.a
+$(FUZZ_O)/fuzz-%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_file.h $(FUZZ_LIBS)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $< \
-		$(FUZZ_O)/libkms.a $(LDLIBS)
+		$(FUZZ_LIBS) $(LDLIBS)
 
 fuzz-build:
 	$(MAKE) fuzz-lib
@@ -160,8 +179,8 @@ clean:
 
 .PHONY: all tests check check-full bench install clean fuzz fuzz-build fuzz-lib
 
--include $(LIB_OBJS:.o=.d) $(GEN_OBJS:.o=.d) $(TOOL_OBJS:.o=.d) \
-	 $(AUDIT_OBJS:.o=.d) \
+-include $(LIB_OBJS:.o=.d) $(INPUTS_OBJS:.o=.d) $(GENLIB_OBJS:.o=.d) \
+	 $(GEN_OBJS:.o=.d) $(TOOL_OBJS:.o=.d) $(AUDIT_OBJS:.o=.d) \
 	 $(O)/tests/unit/kms-mutate.d
 
 ## gdb-scripts' constants.py: the format's constants from kms/format.h.

@@ -11,10 +11,10 @@
 #include <string.h>
 
 #include <kms/format.h>
+#include <kms/gen.h>
 #include <kms/util.h>
 
 #include "annotate.h"
-#include "attribution.h"
 #include "command.h"
 
 #define MAX_REPORTED 10

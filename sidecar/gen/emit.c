@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * The three ways a blob leaves the generator (emit.h): a relocatable
+ * object for kbuild, a sidecar note file, a copy of the vmlinux with the
+ * note appended; each written to a temporary file renamed into place.
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -253,36 +258,37 @@ static void put_shdr(unsigned char *p, const GElf_Shdr *s)
 	put_le64(p + 56, s->sh_entsize);
 }
 
+/* What append_note() appends to the copy, and where. */
+struct tail {
+	size_t shnum;		/* the input's sections */
+	size_t ours;		/* our note appended before, or 0 */
+	Elf_Data *names;	/* the input's section names */
+	uint64_t names_off, note_off, table_off;
+	size_t names_size, note_size, table_size;
+};
+
 /*
- * Append to the copy, by hand and without moving a byte of it: a grown
- * section name table, the note, and a new section header table go after
- * the end of the file; the ELF header is pointed at them.  A note we added
- * before is replaced (its old bytes stay behind, unreferenced).
+ * t->shnum and t->ours, refusing what cannot take the note: extended
+ * section numbering, or a kallmodsyms note linked in already.
  */
-static struct kms_error *append_note(struct kms_elf *in, int fd,
-				     const char *tmp, const void *note,
-				     size_t note_size, off_t file_size)
+static struct kms_error *scan_sections(struct kms_elf *in, struct tail *t)
 {
 	GElf_Ehdr ehdr;
 	GElf_Shdr shdr;
-	Elf_Data *names, *data;
+	Elf_Data *data;
 	const void *desc;
-	size_t desc_size;
+	size_t desc_size, i;
 	Elf_Scn *scn;
-	size_t shnum, i, ours = 0, names_size, table_size;
-	uint64_t names_off, note_off, table_off;
-	unsigned char *table = NULL, hdr[16];
-	struct kms_error *err = NULL;
-	static const unsigned char zeros[8];
+	struct kms_error *err;
 
-	if (!gelf_getehdr(in->elf, &ehdr) || elf_getshdrnum(in->elf, &shnum))
+	if (!gelf_getehdr(in->elf, &ehdr) || elf_getshdrnum(in->elf, &t->shnum))
 		return elf_fail(in->path, "cannot read ELF header");
 	if (ehdr.e_shnum == 0 || ehdr.e_shnum >= SHN_LORESERVE - 1 ||
 	    ehdr.e_shstrndx >= SHN_LORESERVE ||
 	    ehdr.e_shentsize != sizeof(Elf64_Shdr))
 		return kms_error_file(in->path,
 				      "extended section numbering is not supported");
-	for (i = 1; i < shnum; i++) {
+	for (i = 1; i < t->shnum; i++) {
 		const char *name;
 
 		scn = elf_getscn(in->elf, i);
@@ -293,7 +299,7 @@ static struct kms_error *append_note(struct kms_elf *in, int fd,
 			continue;
 		if (!(shdr.sh_flags & SHF_ALLOC)) {
 			if (name && !strcmp(name, KMS_NOTE_SECTION))
-				ours = i;
+				t->ours = i;
 			continue;
 		}
 		/* Two notes could disagree: the kernel reads the linked one. */
@@ -309,77 +315,122 @@ static struct kms_error *append_note(struct kms_elf *in, int fd,
 						      name ? name : "?");
 		}
 	}
-	scn = elf_getscn(in->elf, in->shstrndx);
-	names = scn ? elf_getdata(scn, NULL) : NULL;
-	if (!names)
-		return elf_fail(in->path, "cannot read section names");
+	return NULL;
+}
 
-	names_off = file_size;
-	names_size = names->d_size + (ours ? 0 : sizeof(KMS_NOTE_SECTION));
-	note_off = (names_off + names_size + 3) & ~3ull;
-	table_off = (note_off + note_size + 7) & ~7ull;
-	table_size = (shnum + !ours) * sizeof(Elf64_Shdr);
-	table = calloc(1, table_size);
+/* The new section header table, t->table_size bytes, in *@ret_table. */
+static struct kms_error *section_table(struct kms_elf *in,
+				       const struct tail *t,
+				       unsigned char **ret_table)
+{
+	unsigned char *table;
+	GElf_Shdr shdr;
+	Elf_Scn *scn;
+	size_t i;
+
+	table = calloc(1, t->table_size);
 	if (!table)
 		return &kms_error_nomem;
-
-	for (i = 1; i < shnum; i++) {
+	for (i = 1; i < t->shnum; i++) {
 		scn = elf_getscn(in->elf, i);
 		if (!scn || !gelf_getshdr(scn, &shdr)) {
-			err = elf_fail(in->path, "cannot read section header");
-			goto out;
+			free(table);
+			return elf_fail(in->path, "cannot read section header");
 		}
 		if (i == in->shstrndx) {
-			shdr.sh_offset = names_off;
-			shdr.sh_size = names_size;
+			shdr.sh_offset = t->names_off;
+			shdr.sh_size = t->names_size;
 		}
-		if (i == ours) {
-			shdr.sh_offset = note_off;
-			shdr.sh_size = note_size;
+		if (i == t->ours) {
+			shdr.sh_offset = t->note_off;
+			shdr.sh_size = t->note_size;
 		}
 		put_shdr(table + i * sizeof(Elf64_Shdr), &shdr);
 	}
-	if (!ours) {
+	if (!t->ours) {
 		memset(&shdr, 0, sizeof(shdr));
-		shdr.sh_name = names->d_size;
+		shdr.sh_name = t->names->d_size;
 		shdr.sh_type = SHT_NOTE;
-		shdr.sh_offset = note_off;
-		shdr.sh_size = note_size;
+		shdr.sh_offset = t->note_off;
+		shdr.sh_size = t->note_size;
 		shdr.sh_addralign = 4;
-		put_shdr(table + shnum * sizeof(Elf64_Shdr), &shdr);
+		put_shdr(table + t->shnum * sizeof(Elf64_Shdr), &shdr);
 	}
+	*ret_table = table;
+	return NULL;
+}
 
-	if (lseek(fd, file_size, SEEK_SET) < 0) {
-		err = kms_error_errno(tmp, "cannot seek");
-		goto out;
-	}
-	err = write_all(fd, tmp, names->d_buf, names->d_size);
-	if (!err && !ours)
+/* Write @t's names, @note and @table at its offsets; point the header. */
+static struct kms_error *write_tail(int fd, const char *tmp,
+				    const struct tail *t, const void *note,
+				    const unsigned char *table)
+{
+	static const unsigned char zeros[8];
+	unsigned char hdr[8];
+	struct kms_error *err;
+
+	if (lseek(fd, t->names_off, SEEK_SET) < 0)
+		return kms_error_errno(tmp, "cannot seek");
+	err = write_all(fd, tmp, t->names->d_buf, t->names->d_size);
+	if (!err && !t->ours)
 		err = write_all(fd, tmp, KMS_NOTE_SECTION,
 				sizeof(KMS_NOTE_SECTION));
 	if (!err)
 		err = write_all(fd, tmp, zeros,
-				note_off - (names_off + names_size));
+				t->note_off - (t->names_off + t->names_size));
 	if (!err)
-		err = write_all(fd, tmp, note, note_size);
+		err = write_all(fd, tmp, note, t->note_size);
 	if (!err)
 		err = write_all(fd, tmp, zeros,
-				table_off - (note_off + note_size));
+				t->table_off - (t->note_off + t->note_size));
 	if (!err)
-		err = write_all(fd, tmp, table, table_size);
+		err = write_all(fd, tmp, table, t->table_size);
 	if (err)
-		goto out;
+		return err;
 
 	/* e_shoff (offset 0x28) and e_shnum (0x3c) of the ELF64 header. */
-	put_le64(hdr, table_off);
-	if (pwrite(fd, hdr, 8, 0x28) != 8) {
-		err = kms_error_errno(tmp, "cannot write ELF header");
-		goto out;
-	}
-	put_le16(hdr, shnum + !ours);
+	put_le64(hdr, t->table_off);
+	if (pwrite(fd, hdr, 8, 0x28) != 8)
+		return kms_error_errno(tmp, "cannot write ELF header");
+	put_le16(hdr, t->shnum + !t->ours);
 	if (pwrite(fd, hdr, 2, 0x3c) != 2)
-		err = kms_error_errno(tmp, "cannot write ELF header");
-out:
+		return kms_error_errno(tmp, "cannot write ELF header");
+	return NULL;
+}
+
+/*
+ * Append to the copy, by hand and without moving a byte of it: a grown
+ * section name table, the note, and a new section header table go after
+ * the end of the file; the ELF header is pointed at them.  A note we added
+ * before is replaced (its old bytes stay behind, unreferenced).
+ */
+static struct kms_error *append_note(struct kms_elf *in, int fd,
+				     const char *tmp, const void *note,
+				     size_t note_size, off_t file_size)
+{
+	struct tail t = { .note_size = note_size };
+	unsigned char *table = NULL;
+	struct kms_error *err;
+	Elf_Scn *scn;
+
+	err = scan_sections(in, &t);
+	if (err)
+		return err;
+	scn = elf_getscn(in->elf, in->shstrndx);
+	t.names = scn ? elf_getdata(scn, NULL) : NULL;
+	if (!t.names)
+		return elf_fail(in->path, "cannot read section names");
+
+	t.names_off = file_size;
+	t.names_size = t.names->d_size +
+		       (t.ours ? 0 : sizeof(KMS_NOTE_SECTION));
+	t.note_off = (t.names_off + t.names_size + 3) & ~3ull;
+	t.table_off = (t.note_off + note_size + 7) & ~7ull;
+	t.table_size = (t.shnum + !t.ours) * sizeof(Elf64_Shdr);
+	err = section_table(in, &t, &table);
+	if (err)
+		return err;
+	err = write_tail(fd, tmp, &t, note, table);
 	free(table);
 	return err;
 }

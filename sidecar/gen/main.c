@@ -12,9 +12,9 @@
 
 #include <kms/blob.h>
 #include <kms/error.h>
+#include <kms/gen.h>
 #include <kms/source.h>
 
-#include "attribution.h"
 #include "emit.h"
 
 #define PROG "kallmodsyms-gen"
@@ -99,174 +99,226 @@ static struct kms_error *verify_linked(const char *vmlinux, const void *blob,
 	return NULL;
 }
 
-int main(int argc, char **argv)
+static const struct option longopts[] = {
+	{ "format", required_argument, NULL, 'f' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "build-dir", required_argument, NULL, 'b' },
+	{ "map", required_argument, NULL, 'm' },
+	{ "o-map", required_argument, NULL, 'M' },
+	{ "builtin", required_argument, NULL, 'B' },
+	{ "srctree", required_argument, NULL, 'S' },
+	{ "no-modularity", no_argument, NULL, 'N' },
+	{ "dwarf", no_argument, NULL, 'D' },
+	{ "modinfo", required_argument, NULL, 'I' },
+	{ "ranges", required_argument, NULL, 'R' },
+	{ "pad-to", required_argument, NULL, 'P' },
+	{ "verify", no_argument, NULL, 'v' },
+	{ "explain", no_argument, NULL, 'e' },
+	{ "stats", no_argument, NULL, 's' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "version", no_argument, NULL, 'V' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* The command line. */
+struct cli {
+	struct kms_gen_options opts;
+	const char *format, *output;
+	bool print_stats, verify;
+	size_t pad_to;
+};
+
+/* Read the options into @cli: -1 to go on, or the exit status. */
+static int parse_options(int argc, char **argv, struct cli *cli)
 {
-	static const struct option longopts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "build-dir", required_argument, NULL, 'b' },
-		{ "map", required_argument, NULL, 'm' },
-		{ "o-map", required_argument, NULL, 'M' },
-		{ "builtin", required_argument, NULL, 'B' },
-		{ "srctree", required_argument, NULL, 'S' },
-		{ "no-modularity", no_argument, NULL, 'N' },
-		{ "dwarf", no_argument, NULL, 'D' },
-		{ "modinfo", required_argument, NULL, 'I' },
-		{ "ranges", required_argument, NULL, 'R' },
-		{ "pad-to", required_argument, NULL, 'P' },
-		{ "verify", no_argument, NULL, 'v' },
-		{ "explain", no_argument, NULL, 'e' },
-		{ "stats", no_argument, NULL, 's' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "version", no_argument, NULL, 'V' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct kms_gen_options opts = { .warnings = stderr };
-	const char *format = NULL, *output = NULL;
-	char *build_dir = NULL, *map = NULL, *dir_copy = NULL;
-	struct kms_gen_stats stats = { 0 };
-	struct kms_error *err;
-	struct timespec t0, t1;
-	bool print_stats = false, verify = false;
-	size_t pad_to = 0;
+	struct kms_gen_options *opts = &cli->opts;
 	char *end;
-	size_t size = 0;
-	void *blob = NULL;
-	int c, status = 1;
+	int c;
 
 	while ((c = getopt_long(argc, argv, "f:o:b:m:M:B:S:esqh", longopts,
 				NULL)) != -1) {
 		switch (c) {
-		case 'f': format = optarg; break;
-		case 'o': output = optarg; break;
-		case 'b': opts.build_dir = optarg; break;
-		case 'm': opts.map = optarg; break;
-		case 'M': opts.o_map = optarg; break;
-		case 'B': opts.builtin = optarg; break;
-		case 'S': opts.srctree = optarg; break;
-		case 'N': opts.no_modularity = true; break;
-		case 'D': opts.dwarf = true; break;
-		case 'I': opts.modinfo = optarg; break;
-		case 'R': opts.ranges = optarg; break;
+		case 'f': cli->format = optarg; break;
+		case 'o': cli->output = optarg; break;
+		case 'b': opts->build_dir = optarg; break;
+		case 'm': opts->map = optarg; break;
+		case 'M': opts->o_map = optarg; break;
+		case 'B': opts->builtin = optarg; break;
+		case 'S': opts->srctree = optarg; break;
+		case 'N': opts->no_modularity = true; break;
+		case 'D': opts->dwarf = true; break;
+		case 'I': opts->modinfo = optarg; break;
+		case 'R': opts->ranges = optarg; break;
 		case 'e':
-			opts.explain_ranges = opts.explain != NULL;
-			opts.explain = stdout;
+			opts->explain_ranges = opts->explain != NULL;
+			opts->explain = stdout;
 			break;
 		case 'P':
-			pad_to = strtoul(optarg, &end, 0);
+			cli->pad_to = strtoul(optarg, &end, 0);
 			if (*end || !*optarg) {
 				fprintf(stderr, PROG ": --pad-to wants a size, not \"%s\"\n",
 					optarg);
 				return 2;
 			}
 			break;
-		case 'v': verify = true; break;
-		case 's': print_stats = true; break;
-		case 'q': opts.warnings = NULL; break;
+		case 'v': cli->verify = true; break;
+		case 's': cli->print_stats = true; break;
+		case 'q': opts->warnings = NULL; break;
 		case 'V': puts(PROG " " KMS_VERSION_STRING); return 0;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
 	}
-	if (optind != argc - 1 || !format == !verify) {
+	if (optind != argc - 1 || !cli->format == !cli->verify) {
 		usage(stderr);
 		return 2;
 	}
-	opts.vmlinux = argv[optind];
-	if (opts.dwarf && !opts.builtin && !opts.modinfo && !opts.ranges) {
+	opts->vmlinux = argv[optind];
+	return -1;
+}
+
+/* Options that do not go together: -1 if they do, or the exit status. */
+static int check_options(struct cli *cli)
+{
+	const struct kms_gen_options *opts = &cli->opts;
+
+	if (opts->dwarf && !opts->builtin && !opts->modinfo && !opts->ranges) {
 		fprintf(stderr, PROG ": --dwarf needs -B modules.builtin, --modinfo or --ranges\n");
 		return 2;
 	}
-	if (!opts.dwarf && (opts.modinfo || opts.ranges)) {
+	if (!opts->dwarf && (opts->modinfo || opts->ranges)) {
 		fprintf(stderr, PROG ": --modinfo and --ranges go with --dwarf\n");
 		return 2;
 	}
-	if (verify) {
-		format = "verify";
-	} else if (strcmp(format, "object") && strcmp(format, "sidecar") &&
-		   strcmp(format, "append")) {
+	if (cli->verify) {
+		cli->format = "verify";
+	} else if (strcmp(cli->format, "object") &&
+		   strcmp(cli->format, "sidecar") &&
+		   strcmp(cli->format, "append")) {
 		fprintf(stderr, PROG ": unknown format \"%s\" (object, sidecar, append)\n",
-			format);
+			cli->format);
 		return 2;
 	}
-	if (!output && strcmp(format, "append") && !verify) {
-		fprintf(stderr, PROG ": -o FILE is needed for format %s\n", format);
+	if (!cli->output && strcmp(cli->format, "append") && !cli->verify) {
+		fprintf(stderr, PROG ": -o FILE is needed for format %s\n",
+			cli->format);
 		return 2;
 	}
-	if (!opts.build_dir) {
-		dir_copy = strdup(opts.vmlinux);
-		if (!dir_copy)
-			goto nomem;
-		build_dir = strdup(dirname(dir_copy));
-		if (!build_dir)
-			goto nomem;
-		opts.build_dir = build_dir;
-	}
-	if (!opts.map) {
-		if (asprintf(&map, "%s.map", opts.vmlinux) < 0) {
-			map = NULL;
-			goto nomem;
-		}
-		opts.map = map;
-	}
+	return -1;
+}
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	err = kms_generate(&opts, &blob, &size, &stats);
-	if (err) {
-		kms_error_report(PROG, err);
-		goto out;
+/*
+ * The build tree defaults to the directory of the vmlinux, the map to
+ * VMLINUX.map; the strings are *@build_dir and *@map, to be freed.
+ */
+static struct kms_error *default_paths(struct kms_gen_options *opts,
+				       char **build_dir, char **map)
+{
+	char *dir_copy;
+
+	if (!opts->build_dir) {
+		dir_copy = strdup(opts->vmlinux);
+		if (!dir_copy)
+			return &kms_error_nomem;
+		*build_dir = strdup(dirname(dir_copy));
+		free(dir_copy);
+		if (!*build_dir)
+			return &kms_error_nomem;
+		opts->build_dir = *build_dir;
 	}
-	if (verify)
-		err = verify_linked(opts.vmlinux, blob, size);
-	else if (!strcmp(format, "object"))
-		err = kms_emit_object(output, blob, size, pad_to);
-	else if (!strcmp(format, "sidecar"))
-		err = kms_emit_sidecar(output, blob, size);
-	else
-		err = kms_emit_append(opts.vmlinux, output ? output : opts.vmlinux,
-				      blob, size);
-	if (err) {
-		kms_error_report(PROG, err);
-		goto out;
+	if (!opts->map) {
+		if (asprintf(map, "%s.map", opts->vmlinux) < 0) {
+			*map = NULL;
+			return &kms_error_nomem;
+		}
+		opts->map = *map;
 	}
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	if (print_stats)
-		fprintf(stderr,
-			"pieces %zu objects %zu modular %zu multi-module %zu named %zu missing-cmd %zu ambiguous %zu\n"
-			"ranges %zu attributions %zu modules %zu strtab %zu image %zu note %zu seconds %.3f\n"
-			"modularity %s not-modules %zu\n",
-			stats.pieces, stats.objects, stats.modular_objects,
-			stats.multi_module_objects, stats.named_objects,
-			stats.missing_cmd, stats.ambiguous, stats.ranges,
-			stats.attributions, stats.modules, stats.strtab_bytes,
-			stats.image_bytes, stats.blob_bytes,
-			(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9,
-			!stats.modularity ? "modules.builtin" :
-			stats.kconfig_cached ? "kconfig(cached)+makefiles" :
-			"kconfig+makefiles",
-			stats.not_modules);
-	if (print_stats && stats.lto_bytes)
+	return NULL;
+}
+
+static struct kms_error *write_blob(const struct cli *cli, const void *blob,
+				    size_t size)
+{
+	const char *vmlinux = cli->opts.vmlinux;
+
+	if (cli->verify)
+		return verify_linked(vmlinux, blob, size);
+	if (!strcmp(cli->format, "object"))
+		return kms_emit_object(cli->output, blob, size, cli->pad_to);
+	if (!strcmp(cli->format, "sidecar"))
+		return kms_emit_sidecar(cli->output, blob, size);
+	return kms_emit_append(vmlinux, cli->output ? cli->output : vmlinux,
+			       blob, size);
+}
+
+static void print_stats(const struct cli *cli,
+			const struct kms_gen_stats *stats, double seconds)
+{
+	fprintf(stderr,
+		"pieces %zu objects %zu modular %zu multi-module %zu named %zu missing-cmd %zu ambiguous %zu\n"
+		"ranges %zu attributions %zu modules %zu strtab %zu image %zu note %zu seconds %.3f\n"
+		"modularity %s not-modules %zu\n",
+		stats->pieces, stats->objects, stats->modular_objects,
+		stats->multi_module_objects, stats->named_objects,
+		stats->missing_cmd, stats->ambiguous, stats->ranges,
+		stats->attributions, stats->modules, stats->strtab_bytes,
+		stats->image_bytes, stats->blob_bytes, seconds,
+		!stats->modularity ? "modules.builtin" :
+		stats->kconfig_cached ? "kconfig(cached)+makefiles" :
+		"kconfig+makefiles",
+		stats->not_modules);
+	if (stats->lto_bytes)
 		fprintf(stderr, "lto text %zu unplaced %zu\n",
-			stats.lto_bytes, stats.lto_unplaced);
-	if (print_stats && (opts.dwarf || stats.lto_bytes))
+			stats->lto_bytes, stats->lto_unplaced);
+	if (cli->opts.dwarf || stats->lto_bytes)
 		fprintf(stderr,
 			"dwarf units %zu unnamed %zu ranges %zu outside-text %zu overlaps %zu static-calls %zu paddings %zu\n",
-			stats.units, stats.skipped_units, stats.dwarf_ranges,
-			stats.outside_text, stats.overlaps, stats.static_calls,
-			stats.paddings);
-	if (print_stats && opts.dwarf)
+			stats->units, stats->skipped_units, stats->dwarf_ranges,
+			stats->outside_text, stats->overlaps,
+			stats->static_calls, stats->paddings);
+	if (cli->opts.dwarf)
 		fprintf(stderr, "modules-from %s by-path %zu unknown %zu\n",
-			stats.module_ranges ? "modules.builtin.ranges" : "paths",
-			stats.modules_by_path, stats.unknown_modules);
-	status = 0;
-	goto out;
-nomem:
-	kms_error_report(PROG, &kms_error_nomem);
-out:
+			stats->module_ranges ? "modules.builtin.ranges" :
+			"paths",
+			stats->modules_by_path, stats->unknown_modules);
+}
+
+int main(int argc, char **argv)
+{
+	struct cli cli = { .opts.warnings = stderr };
+	struct kms_gen_stats stats = { 0 };
+	char *build_dir = NULL, *map = NULL;
+	struct timespec t0, t1;
+	struct kms_error *err;
+	void *blob = NULL;
+	size_t size = 0;
+	int status;
+
+	status = parse_options(argc, argv, &cli);
+	if (status < 0)
+		status = check_options(&cli);
+	if (status >= 0)
+		return status;
+	err = default_paths(&cli.opts, &build_dir, &map);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (!err)
+		err = kms_generate(&cli.opts, &blob, &size, &stats);
+	if (!err)
+		err = write_blob(&cli, blob, size);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (err) {
+		kms_error_report(PROG, err);
+		status = 1;
+	} else {
+		if (cli.print_stats)
+			print_stats(&cli, &stats,
+				    (t1.tv_sec - t0.tv_sec) +
+				    (t1.tv_nsec - t0.tv_nsec) / 1e9);
+		status = 0;
+	}
 	free(blob);
 	free(build_dir);
-	free(dir_copy);
 	free(map);
 	return status;
 }

@@ -15,6 +15,7 @@
 
 #include <kms/dwarf_units.h>
 #include <kms/kbuild.h>
+#include <kms/util.h>
 
 struct unit_name {
 	char *name, *comp_dir;
@@ -78,16 +79,10 @@ static struct kms_error *push_range(struct kms_dwarf_units *u, size_t *cap,
 				    uint64_t start, uint64_t end,
 				    uint32_t unit)
 {
-	if (u->nr_ranges == *cap) {
-		size_t ncap = *cap ? 2 * *cap : 4096;
-		struct kms_dwarf_range *n = realloc(u->ranges,
-						    ncap * sizeof(*n));
+	struct kms_error *err = KMS_RESERVE(u->ranges, *cap, u->nr_ranges + 1);
 
-		if (!n)
-			return &kms_error_nomem;
-		u->ranges = n;
-		*cap = ncap;
-	}
+	if (err)
+		return err;
 	u->ranges[u->nr_ranges].start = start;
 	u->ranges[u->nr_ranges].end = end;
 	u->ranges[u->nr_ranges].unit = unit;
@@ -108,6 +103,7 @@ static struct kms_error *scan_static_call_keys(struct kms_dwarf_units *u,
 					       size_t *cap, Dwarf_Die *cudie,
 					       uint32_t unit, const char *path)
 {
+	struct kms_error *err;
 	Dwarf_Attribute attr;
 	Dwarf_Die die;
 	int r;
@@ -125,16 +121,10 @@ static struct kms_error *scan_static_call_keys(struct kms_dwarf_units *u,
 							     &attr));
 		if (!name || strncmp(name, "__SCK__", 7) || !name[7])
 			continue;
-		if (u->nr_static_calls == *cap) {
-			size_t ncap = *cap ? 2 * *cap : 256;
-			struct kms_dwarf_static_call *n;
-
-			n = realloc(u->static_calls, ncap * sizeof(*n));
-			if (!n)
-				return &kms_error_nomem;
-			u->static_calls = n;
-			*cap = ncap;
-		}
+		err = KMS_RESERVE(u->static_calls, *cap,
+				  u->nr_static_calls + 1);
+		if (err)
+			return err;
 		copy = strdup(name + 7);
 		if (!copy)
 			return &kms_error_nomem;
@@ -155,16 +145,117 @@ static int compare_static_calls(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+/* kms_dwarf_units_read()'s work: the units, and what they are called. */
+struct units_reader {
+	const char *path;
+	struct kms_dwarf_units *u;
+	struct unit_name *names;	/* by unit */
+	size_t nr_names, names_cap, ranges_cap, keys_cap;
+};
+
+/* A compile unit's name, address ranges and static-call keys. */
+static struct kms_error *read_unit(struct units_reader *ur, Dwarf_Die *cudie)
+{
+	struct kms_dwarf_units *u = ur->u;
+	Dwarf_Addr base, start, end;
+	struct unit_name *name;
+	struct kms_error *err;
+	ptrdiff_t off = 0;
+
+	err = KMS_RESERVE(ur->names, ur->names_cap, ur->nr_names + 1);
+	if (err)
+		return err;
+	name = &ur->names[ur->nr_names++];
+	name->name = die_string(cudie, DW_AT_name);
+	name->comp_dir = die_string(cudie, DW_AT_comp_dir);
+	while ((off = dwarf_ranges(cudie, off, &base, &start, &end)) > 0) {
+		if (end <= start || !start) {
+			u->empty_ranges++;
+			continue;
+		}
+		err = push_range(u, &ur->ranges_cap, start, end,
+				 ur->nr_names - 1);
+		if (err)
+			return err;
+	}
+	if (off < 0)
+		return kms_error_file(ur->path, "bad address ranges in compile unit %s: %s",
+				      name->name ? name->name : "(unnamed)",
+				      dwarf_errmsg(-1));
+	return scan_static_call_keys(u, &ur->keys_cap, cudie,
+				     ur->nr_names - 1, ur->path);
+}
+
+static struct kms_error *read_units(struct units_reader *ur, Dwarf *dw)
+{
+	Dwarf_CU *cu = NULL;
+	struct kms_error *err;
+
+	for (;;) {
+		Dwarf_Die cudie, subdie;
+		Dwarf_Half version;
+		uint8_t unit_type;
+		int r;
+
+		r = dwarf_get_units(dw, cu, &cu, &version, &unit_type, &cudie,
+				    &subdie);
+		if (r > 0)
+			return NULL;
+		if (r < 0)
+			return kms_error_file(ur->path, "bad DWARF unit: %s",
+					      dwarf_errmsg(-1));
+		if (unit_type != DW_UT_compile && unit_type != DW_UT_skeleton)
+			continue;	/* type and partial units have no code */
+		err = read_unit(ur, &cudie);
+		if (err)
+			return err;
+	}
+}
+
+/* u->objects: each unit's object file, from its name. */
+static struct kms_error *name_units(struct units_reader *ur)
+{
+	struct kms_dwarf_units *u = ur->u;
+	char *srcprefix = NULL;
+	size_t i;
+
+	/* Every kernel compiles init/main.c: what precedes it is srctree. */
+	for (i = 0; i < ur->nr_names && !srcprefix; i++) {
+		const char *n = ur->names[i].name;
+		size_t len = n ? strlen(n) : 0;
+
+		if (len > 11 && !strcmp(n + len - 11, "init/main.c") &&
+		    n[len - 12] == '/') {
+			srcprefix = strndup(n, len - 11);
+			if (!srcprefix)
+				return &kms_error_nomem;
+		}
+	}
+	u->objects = calloc(ur->nr_names, sizeof(*u->objects));
+	if (!u->objects) {
+		free(srcprefix);
+		return &kms_error_nomem;
+	}
+	u->nr_units = ur->nr_names;
+	for (i = 0; i < ur->nr_names; i++) {
+		if (ur->names[i].name)
+			u->objects[i] = object_of(ur->names[i].name,
+						  ur->names[i].comp_dir,
+						  srcprefix);
+		if (!u->objects[i])
+			u->skipped_units++;
+	}
+	free(srcprefix);
+	return NULL;
+}
+
 struct kms_error *kms_dwarf_units_read(const char *path,
 				       struct kms_dwarf_units **ret)
 {
-	struct kms_dwarf_units *u;
+	struct units_reader ur = { .path = path };
 	struct kms_error *err = NULL;
-	struct unit_name *names = NULL;
-	size_t nr_names = 0, names_cap = 0, ranges_cap = 0, keys_cap = 0, i;
-	char *srcprefix = NULL;
-	Dwarf_CU *cu = NULL;
 	Dwarf *dw;
+	size_t i;
 	int fd;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -177,117 +268,30 @@ struct kms_error *kms_dwarf_units_read(const char *path,
 		close(fd);
 		return err;
 	}
-	u = calloc(1, sizeof(*u));
-	if (!u) {
+	ur.u = calloc(1, sizeof(*ur.u));
+	if (!ur.u)
 		err = &kms_error_nomem;
-		goto out;
-	}
-
-	for (;;) {
-		Dwarf_Die cudie, subdie;
-		Dwarf_Addr base, start, end;
-		Dwarf_Half version;
-		uint8_t unit_type;
-		ptrdiff_t off = 0;
-		int r;
-
-		r = dwarf_get_units(dw, cu, &cu, &version, &unit_type, &cudie,
-				    &subdie);
-		if (r > 0)
-			break;
-		if (r < 0) {
-			err = kms_error_file(path, "bad DWARF unit: %s",
-					     dwarf_errmsg(-1));
-			goto out;
-		}
-		if (unit_type != DW_UT_compile && unit_type != DW_UT_skeleton)
-			continue;	/* type and partial units have no code */
-		if (nr_names == names_cap) {
-			size_t ncap = names_cap ? 2 * names_cap : 1024;
-			struct unit_name *n = realloc(names, ncap * sizeof(*n));
-
-			if (!n) {
-				err = &kms_error_nomem;
-				goto out;
-			}
-			names = n;
-			names_cap = ncap;
-		}
-		names[nr_names].name = die_string(&cudie, DW_AT_name);
-		names[nr_names].comp_dir = die_string(&cudie, DW_AT_comp_dir);
-		nr_names++;
-		while ((off = dwarf_ranges(&cudie, off, &base, &start,
-					   &end)) > 0) {
-			if (end <= start || !start) {
-				u->empty_ranges++;
-				continue;
-			}
-			err = push_range(u, &ranges_cap, start, end,
-					 nr_names - 1);
-			if (err)
-				goto out;
-		}
-		if (off < 0) {
-			err = kms_error_file(path, "bad address ranges in compile unit %s: %s",
-					     names[nr_names - 1].name ?
-					     names[nr_names - 1].name : "(unnamed)",
-					     dwarf_errmsg(-1));
-			goto out;
-		}
-		err = scan_static_call_keys(u, &keys_cap, &cudie,
-					    nr_names - 1, path);
-		if (err)
-			goto out;
-	}
-	if (u->nr_static_calls > 1)
-		qsort(u->static_calls, u->nr_static_calls,
-		      sizeof(*u->static_calls), compare_static_calls);
-	if (!nr_names) {
+	if (!err)
+		err = read_units(&ur, dw);
+	if (!err && ur.u->nr_static_calls > 1)
+		qsort(ur.u->static_calls, ur.u->nr_static_calls,
+		      sizeof(*ur.u->static_calls), compare_static_calls);
+	if (!err && !ur.nr_names)
 		err = kms_error_file(path, "no DWARF compile units");
-		goto out;
+	if (!err)
+		err = name_units(&ur);
+	for (i = 0; i < ur.nr_names; i++) {
+		free(ur.names[i].name);
+		free(ur.names[i].comp_dir);
 	}
-
-	/* Every kernel compiles init/main.c: what precedes it is srctree. */
-	for (i = 0; i < nr_names && !srcprefix; i++) {
-		const char *n = names[i].name;
-		size_t len = n ? strlen(n) : 0;
-
-		if (len > 11 && !strcmp(n + len - 11, "init/main.c") &&
-		    n[len - 12] == '/') {
-			srcprefix = strndup(n, len - 11);
-			if (!srcprefix) {
-				err = &kms_error_nomem;
-				goto out;
-			}
-		}
-	}
-	u->objects = calloc(nr_names, sizeof(*u->objects));
-	if (!u->objects) {
-		err = &kms_error_nomem;
-		goto out;
-	}
-	u->nr_units = nr_names;
-	for (i = 0; i < nr_names; i++) {
-		if (names[i].name)
-			u->objects[i] = object_of(names[i].name,
-						  names[i].comp_dir, srcprefix);
-		if (!u->objects[i])
-			u->skipped_units++;
-	}
-out:
-	for (i = 0; i < nr_names; i++) {
-		free(names[i].name);
-		free(names[i].comp_dir);
-	}
-	free(names);
-	free(srcprefix);
+	free(ur.names);
 	dwarf_end(dw);
 	close(fd);
 	if (err) {
-		kms_dwarf_units_destroy(u);
+		kms_dwarf_units_destroy(ur.u);
 		return err;
 	}
-	*ret = u;
+	*ret = ur.u;
 	return NULL;
 }
 
@@ -345,177 +349,187 @@ static struct kms_error *parse_span(const char *path, unsigned long lineno,
 			      lineno, s);
 }
 
+/* kms_module_ranges_read()'s work. */
+struct ranges_reader {
+	const char *path;
+	struct kms_elf *elf;
+	struct kms_module_ranges *r;
+	size_t ranges_cap;
+	struct anchor *anchors;
+	size_t nr_anchors, anchors_cap;
+	unsigned long lineno;
+};
+
+/* "SECTION START-END = SYMBOL": where SECTION's offsets start. */
+static struct kms_error *add_anchor(struct ranges_reader *rr,
+				    const char *sect, uint64_t start,
+				    const char *sym)
+{
+	struct anchor *a;
+	struct kms_error *err;
+	uint64_t value;
+
+	if (!sym)
+		return kms_error_file(rr->path, "line %lu: no anchor symbol",
+				      rr->lineno);
+	err = KMS_RESERVE(rr->anchors, rr->anchors_cap, rr->nr_anchors + 1);
+	if (err)
+		return err;
+	a = &rr->anchors[rr->nr_anchors];
+	err = kms_elf_symbol(rr->elf, sym, &value);
+	a->base = 0;
+	if (!err)
+		a->base = value - start;
+	kms_error_destroy(err);
+	a->section = strdup(sect);
+	if (!a->section)
+		return &kms_error_nomem;
+	rr->nr_anchors++;
+	return NULL;
+}
+
+/* "SECTION START-END MODULE...", @word the first module, @save the rest. */
+static struct kms_error *add_range(struct ranges_reader *rr,
+				   const char *sect, uint64_t start,
+				   uint64_t end, char *word, char **save)
+{
+	struct kms_module_ranges *r = rr->r;
+	struct kms_module_range *m;
+	struct kms_error *err;
+	size_t i, cap = 0;
+
+	for (i = 0; i < rr->nr_anchors; i++)
+		if (!strcmp(rr->anchors[i].section, sect))
+			break;
+	/*
+	 * 6.12's generate_builtin_ranges.awk can write an end below the start
+	 * (".init.data 0006163c-0005fd20 8250"): nothing is known there.
+	 */
+	if (i == rr->nr_anchors || !rr->anchors[i].base || end <= start)
+		return NULL;
+	err = KMS_RESERVE(r->ranges, rr->ranges_cap, r->nr + 1);
+	if (err)
+		return err;
+	m = &r->ranges[r->nr++];
+	m->start = rr->anchors[i].base + start;
+	m->end = rr->anchors[i].base + end;
+	m->modules = NULL;
+	m->nr_modules = 0;
+	for (; word; word = strtok_r(NULL, " \t\n", save)) {
+		err = KMS_RESERVE(m->modules, cap, m->nr_modules + 1);
+		if (err)
+			return err;
+		m->modules[m->nr_modules] = strdup(word);
+		if (!m->modules[m->nr_modules])
+			return &kms_error_nomem;
+		kms_underscores(m->modules[m->nr_modules]);
+		m->nr_modules++;
+	}
+	qsort(m->modules, m->nr_modules, sizeof(*m->modules), compare_strings);
+	return NULL;
+}
+
+/* One line: pass 0 takes the anchors, pass 1 the modules' ranges. */
+static struct kms_error *read_ranges_line(struct ranges_reader *rr,
+					  char *line, int pass)
+{
+	char *save = NULL, *sect, *span, *word;
+	uint64_t start = 0, end = 0;
+	struct kms_error *err;
+
+	sect = strtok_r(line, " \t\n", &save);
+	if (!sect)
+		return NULL;
+	span = strtok_r(NULL, " \t\n", &save);
+	word = span ? strtok_r(NULL, " \t\n", &save) : NULL;
+	if (!word)
+		return kms_error_file(rr->path, "line %lu: not \"SECTION START-END MODULE...\"",
+				      rr->lineno);
+	err = parse_span(rr->path, rr->lineno, span, &start, &end);
+	if (err)
+		return err;
+	if (!strcmp(word, "="))
+		return pass ? NULL :
+		       add_anchor(rr, sect, start,
+				  strtok_r(NULL, " \t\n", &save));
+	return pass ? add_range(rr, sect, start, end, word, &save) : NULL;
+}
+
+static struct kms_error *sort_ranges(struct ranges_reader *rr)
+{
+	struct kms_module_ranges *r = rr->r;
+	size_t i;
+
+	qsort(r->ranges, r->nr, sizeof(*r->ranges), compare_ranges);
+	for (i = 1; i < r->nr; i++)
+		if (r->ranges[i].start < r->ranges[i - 1].end)
+			return kms_error_file(rr->path, "ranges of %s and %s overlap at %#llx",
+					      r->ranges[i - 1].modules[0],
+					      r->ranges[i].modules[0],
+					      (unsigned long long)r->ranges[i].start);
+	return NULL;
+}
+
 struct kms_error *kms_module_ranges_read(const char *path,
 					 struct kms_elf *elf,
 					 struct kms_module_ranges **ret)
 {
-	struct kms_module_ranges *r;
-	struct anchor *anchors = NULL;
-	size_t nr_anchors = 0, cap = 0, i;
+	struct ranges_reader rr = { .path = path, .elf = elf };
 	struct kms_error *err = NULL;
-	unsigned long lineno = 0;
+	size_t line_cap = 0, i;
 	char *line = NULL;
-	size_t line_cap = 0;
 	FILE *f;
 	int pass;
 
 	f = fopen(path, "r");
 	if (!f)
 		return kms_error_errno(path, "cannot open");
-	r = calloc(1, sizeof(*r));
-	if (!r) {
+	rr.r = calloc(1, sizeof(*rr.r));
+	if (!rr.r) {
 		fclose(f);
 		return &kms_error_nomem;
 	}
-	/* Pass 0 resolves the anchors, pass 1 the modules' ranges. */
 	for (pass = 0; pass < 2 && !err; pass++) {
 		rewind(f);
-		lineno = 0;
+		rr.lineno = 0;
 		while (!err && getline(&line, &line_cap, f) >= 0) {
-			char *save = NULL, *sect, *span, *word;
-			struct kms_module_range *m;
-			uint64_t start = 0, end = 0;
-
-			lineno++;
-			sect = strtok_r(line, " \t\n", &save);
-			if (!sect)
-				continue;
-			span = strtok_r(NULL, " \t\n", &save);
-			word = span ? strtok_r(NULL, " \t\n", &save) : NULL;
-			if (!word) {
-				err = kms_error_file(path, "line %lu: not \"SECTION START-END MODULE...\"",
-						     lineno);
-				break;
-			}
-			err = parse_span(path, lineno, span, &start, &end);
-			if (err)
-				break;
-			if (!strcmp(word, "=")) {
-				char *sym = strtok_r(NULL, " \t\n", &save);
-				uint64_t value;
-				struct kms_error *e2;
-
-				if (pass)
-					continue;
-				if (!sym) {
-					err = kms_error_file(path, "line %lu: no anchor symbol",
-							     lineno);
-					break;
-				}
-				if (nr_anchors == cap) {
-					size_t ncap = cap ? 2 * cap : 16;
-					struct anchor *n = realloc(anchors,
-						ncap * sizeof(*n));
-
-					if (!n) {
-						err = &kms_error_nomem;
-						break;
-					}
-					anchors = n;
-					cap = ncap;
-				}
-				e2 = kms_elf_symbol(elf, sym, &value);
-				anchors[nr_anchors].base = 0;
-				if (!e2)
-					anchors[nr_anchors].base = value - start;
-				kms_error_destroy(e2);
-				anchors[nr_anchors].section = strdup(sect);
-				if (!anchors[nr_anchors].section) {
-					err = &kms_error_nomem;
-					break;
-				}
-				nr_anchors++;
-				continue;
-			}
-			if (!pass)
-				continue;
-			for (i = 0; i < nr_anchors; i++)
-				if (!strcmp(anchors[i].section, sect))
-					break;
-			/*
-			 * 6.12's generate_builtin_ranges.awk can write an
-			 * end below the start (".init.data 0006163c-0005fd20
-			 * 8250"): nothing is known there.
-			 */
-			if (i == nr_anchors || !anchors[i].base || end <= start)
-				continue;
-			m = realloc(r->ranges, (r->nr + 1) * sizeof(*m));
-			if (!m) {
-				err = &kms_error_nomem;
-				break;
-			}
-			r->ranges = m;
-			m = &r->ranges[r->nr++];
-			m->start = anchors[i].base + start;
-			m->end = anchors[i].base + end;
-			m->modules = NULL;
-			m->nr_modules = 0;
-			for (; word; word = strtok_r(NULL, " \t\n", &save)) {
-				char **n = realloc(m->modules,
-						   (m->nr_modules + 1) * sizeof(*n));
-				char *c;
-
-				if (!n) {
-					err = &kms_error_nomem;
-					break;
-				}
-				m->modules = n;
-				m->modules[m->nr_modules] = strdup(word);
-				if (!m->modules[m->nr_modules]) {
-					err = &kms_error_nomem;
-					break;
-				}
-				for (c = m->modules[m->nr_modules]; *c; c++)
-					if (*c == '-')
-						*c = '_';
-				m->nr_modules++;
-			}
-			if (!err)
-				qsort(m->modules, m->nr_modules,
-				      sizeof(*m->modules), compare_strings);
+			rr.lineno++;
+			err = read_ranges_line(&rr, line, pass);
 		}
 	}
 	if (!err && ferror(f))
 		err = kms_error_errno(path, "cannot read");
-	if (!err) {
-		qsort(r->ranges, r->nr, sizeof(*r->ranges), compare_ranges);
-		for (i = 1; i < r->nr; i++)
-			if (r->ranges[i].start < r->ranges[i - 1].end) {
-				err = kms_error_file(path, "ranges of %s and %s overlap at %#llx",
-						     r->ranges[i - 1].modules[0],
-						     r->ranges[i].modules[0],
-						     (unsigned long long)r->ranges[i].start);
-				break;
-			}
-	}
-	for (i = 0; i < nr_anchors; i++)
-		free(anchors[i].section);
-	free(anchors);
+	if (!err)
+		err = sort_ranges(&rr);
+	for (i = 0; i < rr.nr_anchors; i++)
+		free(rr.anchors[i].section);
+	free(rr.anchors);
 	free(line);
 	fclose(f);
 	if (err) {
-		kms_module_ranges_destroy(r);
+		kms_module_ranges_destroy(rr.r);
 		return err;
 	}
-	*ret = r;
+	*ret = rr.r;
 	return NULL;
+}
+
+/* @key, an address, against a range: below its end or not. */
+static int compare_range_end(const void *key, const void *element)
+{
+	const struct kms_module_range *m = element;
+
+	return *(const uint64_t *)key < m->end ? -1 : 1;
 }
 
 const struct kms_module_range *
 kms_module_ranges_find(const struct kms_module_ranges *r, uint64_t addr)
 {
-	size_t lo = 0, hi = r->nr;
+	size_t i = kms_upper_bound(&addr, r->ranges, r->nr,
+				   sizeof(*r->ranges), compare_range_end);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (r->ranges[mid].end <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo < r->nr && r->ranges[lo].start <= addr)
-		return &r->ranges[lo];
+	if (i < r->nr && r->ranges[i].start <= addr)
+		return &r->ranges[i];
 	return NULL;
 }
 
@@ -534,61 +548,32 @@ void kms_module_ranges_destroy(struct kms_module_ranges *r)
 struct kms_error *kms_modinfo_files(const char *path, char ***ret_paths,
 				    size_t *ret_nr)
 {
-	struct kms_error *err = NULL;
-	char **paths = NULL, *buf = NULL;
-	size_t nr = 0, size = 0, cap = 0;
+	struct kms_error *err;
+	char **paths = NULL, *buf;
+	size_t nr = 0, cap = 0, size;
 	const char *p, *end;
-	FILE *f;
 
-	f = fopen(path, "r");
-	if (!f)
-		return kms_error_errno(path, "cannot open");
-	for (;;) {
-		size_t n;
-		char *nb;
-
-		if (size == cap) {
-			cap = cap ? 2 * cap : 65536;
-			nb = realloc(buf, cap);
-			if (!nb) {
-				err = &kms_error_nomem;
-				goto out;
-			}
-			buf = nb;
-		}
-		n = fread(buf + size, 1, cap - size, f);
-		size += n;
-		if (n == 0)
-			break;
-	}
-	if (ferror(f)) {
-		err = kms_error_errno(path, "cannot read");
-		goto out;
-	}
+	err = kms_read_file(path, 0, &buf, &size);
+	if (err)
+		return err;
 	for (p = buf, end = buf + size; p < end; p += strnlen(p, end - p) + 1) {
 		size_t len = strnlen(p, end - p);
 		const char *dot = memchr(p, '.', len), *file;
-		char **np;
 
 		if (!dot || len - (dot - p) < 7 || strncmp(dot, ".file=", 6))
 			continue;
 		file = dot + 6;
-		np = realloc(paths, (nr + 1) * sizeof(*np));
-		if (!np) {
-			err = &kms_error_nomem;
-			goto out;
-		}
-		paths = np;
+		err = KMS_RESERVE(paths, cap, nr + 1);
+		if (err)
+			break;
 		paths[nr] = strndup(file, len - (file - p));
 		if (!paths[nr]) {
 			err = &kms_error_nomem;
-			goto out;
+			break;
 		}
 		nr++;
 	}
-out:
 	free(buf);
-	fclose(f);
 	if (err) {
 		kms_free_strings(paths, nr);
 		return err;

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+/* An ELF64 x86-64 file through libelf, and its look-ups (kms/elf_file.h). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
+/* modules.builtin and the .<obj>.cmd files of a build tree (kms/kbuild.h). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <kms/kbuild.h>
+#include <kms/util.h>
 
 static int compare_strings(const void *a, const void *b)
 {
@@ -23,15 +25,10 @@ void kms_free_strings(char **strings, size_t nr)
 static struct kms_error *push_string(char ***arr, size_t *nr, size_t *cap,
 				     const char *s, size_t len)
 {
-	if (*nr == *cap) {
-		size_t ncap = *cap ? 2 * *cap : 64;
-		char **n = realloc(*arr, ncap * sizeof(*n));
+	struct kms_error *err = kms_reserve(arr, cap, *nr + 1, sizeof(**arr));
 
-		if (!n)
-			return &kms_error_nomem;
-		*arr = n;
-		*cap = ncap;
-	}
+	if (err)
+		return err;
 	(*arr)[*nr] = strndup(s, len);
 	if (!(*arr)[*nr])
 		return &kms_error_nomem;
@@ -135,15 +132,9 @@ void kms_builtin_destroy(struct kms_builtin *builtin)
 char *kms_module_name(const char *modpath)
 {
 	const char *base = strrchr(modpath, '/');
-	char *name, *p;
+	char *name = strdup(base ? base + 1 : modpath);
 
-	name = strdup(base ? base + 1 : modpath);
-	if (!name)
-		return NULL;
-	for (p = name; *p; p++)
-		if (*p == '-')
-			*p = '_';
-	return name;
+	return name ? kms_underscores(name) : NULL;
 }
 
 /*

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include <kms/linker_map.h>
+#include <kms/util.h>
 
 #define MAP_START "Linker script and memory map"
 /* ld.lld's first line, with the words spaced out into columns. */
@@ -30,15 +31,8 @@ static const char *intern(struct kms_linker_map *map, const char *s,
 		if (strlen(last) == len && !memcmp(last, s, len))
 			return last;
 	}
-	if (map->nr_strings == map->strings_cap) {
-		size_t cap = map->strings_cap ? 2 * map->strings_cap : 1024;
-		char **n = realloc(map->strings, cap * sizeof(*n));
-
-		if (!n)
-			return NULL;
-		map->strings = n;
-		map->strings_cap = cap;
-	}
+	if (KMS_RESERVE(map->strings, map->strings_cap, map->nr_strings + 1))
+		return NULL;
 	copy = strndup(s, len);
 	if (!copy)
 		return NULL;
@@ -94,6 +88,7 @@ static struct kms_error *add_piece(struct kms_linker_map *map,
 				   uint64_t addr, uint64_t size)
 {
 	struct kms_map_piece *p;
+	struct kms_error *err;
 	size_t i;
 
 	/* File names go into the note's string table. */
@@ -103,15 +98,9 @@ static struct kms_error *add_piece(struct kms_linker_map *map,
 			return kms_error_fmt("input file of %s at 0x%llx is not printable ASCII",
 					     isec, (unsigned long long)addr);
 	}
-	if (map->nr_pieces == *cap) {
-		size_t ncap = *cap ? 2 * *cap : 4096;
-
-		p = realloc(map->pieces, ncap * sizeof(*p));
-		if (!p)
-			return &kms_error_nomem;
-		map->pieces = p;
-		*cap = ncap;
-	}
+	err = KMS_RESERVE(map->pieces, *cap, map->nr_pieces + 1);
+	if (err)
+		return err;
 	p = &map->pieces[map->nr_pieces];
 	p->output_section = osec;
 	p->output_address = osec_addr;
@@ -200,15 +189,10 @@ static bool continues(const char *line)
 static struct kms_error *hold(char **buf, size_t *cap, size_t at,
 			      const char *line, size_t len)
 {
-	if (at + len + 2 > *cap) {
-		size_t ncap = 2 * (at + len + 2);
-		char *n = realloc(*buf, ncap);
+	struct kms_error *err = kms_reserve(buf, cap, at + len + 2, 1);
 
-		if (!n)
-			return &kms_error_nomem;
-		*buf = n;
-		*cap = ncap;
-	}
+	if (err)
+		return err;
 	memcpy(*buf + at, line, len);
 	(*buf)[at + len] = ' ';
 	(*buf)[at + len + 1] = '\0';

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * Which objects could have been modules, asked of the tree's own kconfig
+ * and make (kms/modularity.h).
+ */
 #include <ctype.h>
 #include <errno.h>
 #include <ftw.h>
@@ -12,6 +16,7 @@
 #include <kms/modularity.h>
 #include <kms/run.h>
 #include <kms/strmap.h>
+#include <kms/util.h>
 
 /* sidecar/inputs/modularity.mk, made a C string by the Makefile. */
 #include "modularity_mk.h"
@@ -20,7 +25,7 @@ struct kms_modularity {
 	struct kms_strmap objects;
 	unsigned char *linkage;		/* enum kms_linkage, per object */
 	uint32_t *module;		/* index in modules, per object */
-	size_t cap;
+	size_t linkage_cap, module_cap;
 	struct kms_strmap modules;
 	struct kms_strmap bools;
 	bool bools_cached;
@@ -103,42 +108,6 @@ static struct kms_error *write_file(const char *path, const char *text,
 	return NULL;
 }
 
-static struct kms_error *read_file(const char *path, char **ret,
-				   size_t *ret_len)
-{
-	FILE *f = fopen(path, "r");
-	char *data = NULL;
-	size_t len = 0, cap = 0, n;
-
-	if (!f)
-		return kms_error_errno(path, "cannot open");
-	do {
-		if (cap - len < 65536) {
-			char *bigger = realloc(data, cap ? 2 * cap : 65536);
-
-			if (!bigger) {
-				free(data);
-				fclose(f);
-				return &kms_error_nomem;
-			}
-			data = bigger;
-			cap = cap ? 2 * cap : 65536;
-		}
-		n = fread(data + len, 1, cap - len - 1, f);
-		len += n;
-	} while (n);
-	if (ferror(f)) {
-		free(data);
-		fclose(f);
-		return kms_error_errno(path, "cannot read");
-	}
-	fclose(f);
-	data[len] = '\0';
-	*ret = data;
-	*ret_len = len;
-	return NULL;
-}
-
 /* "CONFIG_FOO=y" -> "FOO" (in place), or NULL. */
 static char *y_symbol(char *line)
 {
@@ -204,7 +173,7 @@ static bool read_bools_cache(struct kms_modularity *m, const char *path,
 	struct kms_error *err;
 	uint32_t index;
 
-	err = read_file(path, &data, &len);
+	err = kms_read_file(path, 0, &data, &len);
 	if (err) {
 		kms_error_destroy(err);
 		return false;
@@ -423,7 +392,7 @@ static struct kms_error *write_arch_makefile(const struct kms_modularity_options
 	if (asprintf(&path, "%s/arch/%s/Makefile", o->srctree,
 		     o->srcarch ? o->srcarch : "x86") < 0)
 		return &kms_error_nomem;
-	err = read_file(path, &text, &len);
+	err = kms_read_file(path, 0, &text, &len);
 	free(path);
 	if (err)
 		return err;
@@ -454,20 +423,11 @@ static struct kms_error *add_object(struct kms_modularity *m, const char *path,
 	err = kms_strmap_intern(&m->objects, path, &i, &added);
 	if (err)
 		return err;
-	if (i >= m->cap) {
-		size_t cap = m->cap ? 2 * m->cap : 4096;
-		unsigned char *linkage_array = realloc(m->linkage, cap);
-		uint32_t *module_array;
-
-		if (!linkage_array)
-			return &kms_error_nomem;
-		m->linkage = linkage_array;
-		module_array = realloc(m->module, cap * sizeof(*m->module));
-		if (!module_array)
-			return &kms_error_nomem;
-		m->module = module_array;
-		m->cap = cap;
-	}
+	err = KMS_RESERVE(m->linkage, m->linkage_cap, i + 1);
+	if (!err)
+		err = KMS_RESERVE(m->module, m->module_cap, i + 1);
+	if (err)
+		return err;
 	if (module) {
 		err = kms_strmap_intern(&m->modules, module, &mod, NULL);
 		if (err)
@@ -577,7 +537,7 @@ struct kms_error *kms_modularity_analyze(const struct kms_modularity_options *o,
 	char *config;
 	size_t len;
 
-	err = read_file(o->config, &config, &len);
+	err = kms_read_file(o->config, 0, &config, &len);
 	if (err)
 		return err;
 	m = calloc(1, sizeof(*m));

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
+/* The core kernel's symbols in /proc/kallsyms order (kms/symbols.h). */
 #include <ctype.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <kms/symbols.h>
+#include <kms/util.h>
 
 #define KSYM_NAME_LEN 512
 
@@ -438,129 +440,149 @@ static uint64_t bytes_left(struct kms_elf *elf, uint64_t addr)
 	return 0;
 }
 
-static struct kms_error *symbols_from_kallsyms(struct kms_elf *elf,
-					       struct kms_symbols *out)
+static struct kms_error *find_kallsyms_tables(struct kms_elf *elf,
+					      struct kallsyms_tables *k)
 {
-	struct kallsyms_tables k;
 	const unsigned char *p;
 	struct kms_error *err;
-	uint64_t addr, pos = 0, names_used = 0;
-	bool absolute_percpu = false;
-	char *name_store;
-	uint32_t i;
+	uint64_t addr;
 
 	err = table_at(elf, "kallsyms_num_syms", 4, NULL, &p);
 	if (err)
 		return err;
-	k.nr_syms = le32(p);
-	if (k.nr_syms == 0 || k.nr_syms > (1u << 24))
+	k->nr_syms = le32(p);
+	if (k->nr_syms == 0 || k->nr_syms > (1u << 24))
 		return kms_error_file(elf->path, "implausible kallsyms_num_syms %u",
-				      k.nr_syms);
+				      k->nr_syms);
 	err = table_at(elf, "kallsyms_relative_base", 8, NULL, &p);
 	if (err)
 		return err;
-	memcpy(&k.relative_base, p, 8);
-	err = table_at(elf, "kallsyms_offsets", 4ull * k.nr_syms, NULL,
-		       &k.offsets);
+	memcpy(&k->relative_base, p, 8);
+	err = table_at(elf, "kallsyms_offsets", 4ull * k->nr_syms, NULL,
+		       &k->offsets);
 	if (err)
 		return err;
 	err = table_at(elf, "kallsyms_token_index", 2 * 256, NULL,
-		       &k.token_index);
+		       &k->token_index);
 	if (err)
 		return err;
-	err = table_at(elf, "kallsyms_token_table", 1, &addr, &k.token_table);
+	err = table_at(elf, "kallsyms_token_table", 1, &addr, &k->token_table);
 	if (err)
 		return err;
-	k.token_table_size = bytes_left(elf, addr);
-	err = table_at(elf, "kallsyms_names", 1, &addr, &k.names);
+	k->token_table_size = bytes_left(elf, addr);
+	err = table_at(elf, "kallsyms_names", 1, &addr, &k->names);
 	if (err)
 		return err;
-	k.names_size = bytes_left(elf, addr);
+	k->names_size = bytes_left(elf, addr);
+	return NULL;
+}
 
+static int32_t kallsyms_offset(const struct kallsyms_tables *k, uint32_t i)
+{
+	return (int32_t)(k->offsets[4 * i] | k->offsets[4 * i + 1] << 8 |
+			 k->offsets[4 * i + 2] << 16 |
+			 (uint32_t)k->offsets[4 * i + 3] << 24);
+}
+
+/*
+ * Symbol @i's type and name, expanded from its tokens at *@pos (moved past
+ * them) into @buf (KSYM_NAME_LEN + 1 bytes), *@ret_len bytes of it.
+ */
+static struct kms_error *expand_name(struct kms_elf *elf,
+				     const struct kallsyms_tables *k,
+				     uint32_t i, uint64_t *pos, char *buf,
+				     size_t *ret_len)
+{
+	size_t blen = 0, len;
+
+	if (*pos >= k->names_size)
+		goto truncated;
+	len = k->names[(*pos)++];
+	if (len & 0x80) {
+		if (*pos >= k->names_size)
+			goto truncated;
+		len = (len & 0x7f) | (size_t)k->names[(*pos)++] << 7;
+	}
+	if (len > k->names_size - *pos)
+		goto truncated;
+	for (; len; len--) {
+		unsigned idx = k->names[(*pos)++];
+		uint64_t t = k->token_index[2 * idx] |
+			     k->token_index[2 * idx + 1] << 8;
+
+		for (; t < k->token_table_size && k->token_table[t]; t++) {
+			if (blen >= KSYM_NAME_LEN)
+				return kms_error_file(elf->path,
+						      "kallsyms symbol %u is longer than %d bytes",
+						      i, KSYM_NAME_LEN);
+			buf[blen++] = k->token_table[t];
+		}
+		if (t >= k->token_table_size)
+			goto truncated;
+	}
+	if (blen < 1)
+		return kms_error_file(elf->path,
+				      "kallsyms symbol %u has no type", i);
+	buf[blen] = '\0';
+	*ret_len = blen;
+	return NULL;
+
+truncated:
+	return kms_error_file(elf->path, "kallsyms tables are truncated at symbol %u",
+			      i);
+}
+
+static struct kms_error *symbols_from_kallsyms(struct kms_elf *elf,
+					       struct kms_symbols *out)
+{
+	struct kallsyms_tables k;
+	struct kms_error *err;
+	uint64_t pos = 0, names_used = 0;
+	bool absolute_percpu = false;
+	size_t store_cap;
+	uint32_t i;
+
+	err = find_kallsyms_tables(elf, &k);
+	if (err)
+		return err;
 	for (i = 0; i < k.nr_syms; i++)
-		if ((int32_t)(k.offsets[4 * i] | k.offsets[4 * i + 1] << 8 |
-			      k.offsets[4 * i + 2] << 16 |
-			      (uint32_t)k.offsets[4 * i + 3] << 24) < 0)
+		if (kallsyms_offset(&k, i) < 0)
 			absolute_percpu = true;
 
 	out->syms = calloc(k.nr_syms, sizeof(*out->syms));
-	name_store = malloc((size_t)k.nr_syms * 64);
-	out->names = name_store;
-	if (!out->syms || !name_store)
+	store_cap = (size_t)k.nr_syms * 64;
+	out->names = malloc(store_cap);
+	if (!out->syms || !out->names)
 		return &kms_error_nomem;
-	{
-		size_t store_cap = (size_t)k.nr_syms * 64;
+	for (i = 0; i < k.nr_syms; i++) {
+		char buf[KSYM_NAME_LEN + 1];
+		size_t blen = 0;
+		int32_t off;
 
-		for (i = 0; i < k.nr_syms; i++) {
-			char buf[KSYM_NAME_LEN + 1];
-			size_t blen = 0, len;
-			int32_t off;
+		err = expand_name(elf, &k, i, &pos, buf, &blen);
+		if (!err)
+			err = KMS_RESERVE(out->names, store_cap,
+					  names_used + blen);
+		if (err)
+			return err;
+		/* Remember offsets until the store stops moving. */
+		memcpy(out->names + names_used, buf + 1, blen);
+		out->syms[i].name = (const char *)(uintptr_t)names_used;
+		out->syms[i].type = buf[0];
+		names_used += blen;
 
-			if (pos >= k.names_size)
-				goto truncated;
-			len = k.names[pos++];
-			if (len & 0x80) {
-				if (pos >= k.names_size)
-					goto truncated;
-				len = (len & 0x7f) | (size_t)k.names[pos++] << 7;
-			}
-			if (len > k.names_size - pos)
-				goto truncated;
-			for (; len; len--) {
-				unsigned idx = k.names[pos++];
-				uint64_t t = k.token_index[2 * idx] |
-					     k.token_index[2 * idx + 1] << 8;
-
-				for (; t < k.token_table_size &&
-				       k.token_table[t]; t++) {
-					if (blen >= KSYM_NAME_LEN)
-						return kms_error_file(elf->path,
-								      "kallsyms symbol %u is longer than %d bytes",
-								      i, KSYM_NAME_LEN);
-					buf[blen++] = k.token_table[t];
-				}
-				if (t >= k.token_table_size)
-					goto truncated;
-			}
-			if (blen < 1)
-				return kms_error_file(elf->path,
-						      "kallsyms symbol %u has no type", i);
-			buf[blen] = '\0';
-			if (names_used + blen > store_cap) {
-				char *n;
-
-				store_cap = 2 * store_cap + blen;
-				n = realloc(out->names, store_cap);
-				if (!n)
-					return &kms_error_nomem;
-				out->names = n;
-			}
-			/* Remember offsets until the store stops moving. */
-			memcpy(out->names + names_used, buf + 1, blen);
-			out->syms[i].name = (const char *)(uintptr_t)names_used;
-			out->syms[i].type = buf[0];
-			names_used += blen;
-
-			off = (int32_t)(k.offsets[4 * i] |
-					k.offsets[4 * i + 1] << 8 |
-					k.offsets[4 * i + 2] << 16 |
-					(uint32_t)k.offsets[4 * i + 3] << 24);
-			if (!absolute_percpu)
-				out->syms[i].address = k.relative_base + (uint32_t)off;
-			else if (off >= 0)
-				out->syms[i].address = off;
-			else
-				out->syms[i].address = k.relative_base - 1 - off;
-		}
+		off = kallsyms_offset(&k, i);
+		if (!absolute_percpu)
+			out->syms[i].address = k.relative_base + (uint32_t)off;
+		else if (off >= 0)
+			out->syms[i].address = off;
+		else
+			out->syms[i].address = k.relative_base - 1 - off;
 	}
 	for (i = 0; i < k.nr_syms; i++)
 		out->syms[i].name = out->names + (uintptr_t)out->syms[i].name;
 	out->nr = k.nr_syms;
 	return kms_elf_symbol(elf, "_text", &out->text_address);
-
-truncated:
-	return kms_error_file(elf->path, "kallsyms tables are truncated at symbol %u",
-			      i);
 }
 
 struct kms_error *kms_symbols_read(struct kms_elf *elf,

@@ -11,6 +11,7 @@
 #include <kms/blob.h>
 #include <kms/crc32.h>
 #include <kms/format.h>
+#include <kms/util.h>
 
 static uint16_t get_le16(const unsigned char *p)
 {
@@ -65,18 +66,15 @@ static struct kms_error *check_strtab_offset(const struct kms_tables *t,
 	return NULL;
 }
 
-static struct kms_error *validate_image(struct kms_tables *t,
-					const char *origin)
+/* The header's counts, and where each array lies: inside, apart. */
+static struct kms_error *check_arrays(struct kms_tables *t,
+				      const char *origin)
 {
 	const unsigned char *img = t->image;
-	unsigned char *list_starts = NULL;
+	uint64_t strtab_off;
 	struct array_extent ext[3];
 	struct kms_error *err;
-	uint32_t i, prev = 0;
-
-	if (kms_get_le32(img + KMS_IMG_RESERVED) ||
-	    kms_get_le32(img + KMS_IMG_RESERVED + 4))
-		return kms_error_file(origin, "note: reserved image header fields are not zero");
+	uint32_t i;
 
 	t->text_size = kms_get_le32(img + KMS_IMG_TEXT_SIZE);
 	t->nr_ranges = kms_get_le32(img + KMS_IMG_NR_RANGES);
@@ -122,13 +120,21 @@ static struct kms_error *validate_image(struct kms_tables *t,
 		if (ext[i].start < ext[i - 1].end)
 			return kms_error_file(origin, "note: %s overlap %s",
 					      ext[i].what, ext[i - 1].what);
+	strtab_off = (const unsigned char *)t->strtab - img;
 	for (i = 0; i < 3; i++)
-		if (ext[i].end > (uint64_t)((const unsigned char *)t->strtab - img) &&
-		    ext[i].start < (uint64_t)((const unsigned char *)t->strtab - img) + t->strtab_size)
+		if (ext[i].end > strtab_off &&
+		    ext[i].start < strtab_off + t->strtab_size)
 			return kms_error_file(origin, "note: %s overlap the string table",
 					      ext[i].what);
+	return NULL;
+}
 
-	/* Strings: NUL-terminated, printable, no white space. */
+/* Strings: NUL-terminated, printable, no white space. */
+static struct kms_error *check_strings(const struct kms_tables *t,
+				       const char *origin)
+{
+	uint32_t i;
+
 	if (t->strtab_size == 0 || t->strtab[t->strtab_size - 1] != '\0')
 		return kms_error_file(origin, "note: string table is empty or not NUL-terminated");
 	for (i = 0; i < t->strtab_size; i++) {
@@ -139,66 +145,82 @@ static struct kms_error *validate_image(struct kms_tables *t,
 					      "note: string table byte %u is not a printable character",
 					      i);
 	}
+	return NULL;
+}
 
-	/*
-	 * Module lists, walked from the start: each one a count and names.
-	 * Remember where each starts, so objects can be checked in one pass.
-	 */
-	list_starts = calloc(t->nr_modlist_words / 8 + 1, 1);
-	if (!list_starts)
-		return &kms_error_nomem;
+/*
+ * Module lists, walked from the start: each one a count and names, sorted.
+ * Where each starts is marked in the bitmap @list_starts, so that objects
+ * can be checked in one pass.
+ */
+static struct kms_error *check_modlists(const struct kms_tables *t,
+					const char *origin,
+					unsigned char *list_starts)
+{
+	struct kms_error *err;
+	uint32_t i, k;
+
 	for (i = 0; i < t->nr_modlist_words;) {
-		uint32_t n = kms_modlist_count(t, i), k;
+		uint32_t n = kms_modlist_count(t, i);
 
-		if (n == 0) {
-			err = kms_error_file(origin,
-					     "note: module list at word %u is empty",
-					     i);
-			goto out;
-		}
-		if (n > t->nr_modlist_words - i - 1) {
-			err = kms_error_file(origin,
-					     "note: module list at word %u claims %u modules, more than the array holds",
-					     i, n);
-			goto out;
-		}
+		if (n == 0)
+			return kms_error_file(origin,
+					      "note: module list at word %u is empty",
+					      i);
+		if (n > t->nr_modlist_words - i - 1)
+			return kms_error_file(origin,
+					      "note: module list at word %u claims %u modules, more than the array holds",
+					      i, n);
 		list_starts[i / 8] |= 1 << (i % 8);
 		for (k = 0; k < n; k++) {
 			uint32_t off = kms_get_le32(t->modlists + 4 * (i + 1 + k));
 
 			err = check_strtab_offset(t, origin, "module list", i, off);
 			if (err)
-				goto out;
+				return err;
 			if (k > 0 && strcmp(kms_modlist_name(t, i, k - 1),
-					    t->strtab + off) >= 0) {
-				err = kms_error_file(origin,
-						     "note: module list at word %u is not sorted",
-						     i);
-				goto out;
-			}
+					    t->strtab + off) >= 0)
+				return kms_error_file(origin,
+						      "note: module list at word %u is not sorted",
+						      i);
 		}
 		i += n + 1;
 	}
+	return NULL;
+}
+
+/* Objects: a module list's start (in @list_starts) and a string each. */
+static struct kms_error *check_objects(const struct kms_tables *t,
+				       const char *origin,
+				       const unsigned char *list_starts)
+{
+	uint32_t i;
 
 	for (i = 0; i < t->nr_objects; i++) {
 		uint32_t list = kms_object_modlist(t, i);
 		uint32_t name = kms_get_le32(t->objects + 8 * i + 4);
 
 		if (list != KMS_NONE && (list >= t->nr_modlist_words ||
-					 !(list_starts[list / 8] & 1 << (list % 8)))) {
-			err = kms_error_file(origin,
-					     "note: object %u points at word %u, not at a module list",
-					     i, list);
-			goto out;
-		}
+					 !(list_starts[list / 8] & 1 << (list % 8))))
+			return kms_error_file(origin,
+					      "note: object %u points at word %u, not at a module list",
+					      i, list);
 		if (name != KMS_NONE) {
+			struct kms_error *err;
+
 			err = check_strtab_offset(t, origin, "object", i, name);
 			if (err)
-				goto out;
+				return err;
 		}
 	}
-	free(list_starts);
-	list_starts = NULL;
+	return NULL;
+}
+
+/* Ranges: ascending inside the text, of known objects, merged. */
+static struct kms_error *check_ranges(const struct kms_tables *t,
+				      const char *origin)
+{
+	uint32_t i, prev = 0;
 
 	for (i = 0; i < t->nr_ranges; i++) {
 		uint32_t start = kms_range_start(t, i);
@@ -223,19 +245,42 @@ static struct kms_error *validate_image(struct kms_tables *t,
 		prev = start;
 	}
 	return NULL;
+}
 
-out:
+static struct kms_error *validate_image(struct kms_tables *t,
+					const char *origin)
+{
+	const unsigned char *img = t->image;
+	unsigned char *list_starts;
+	struct kms_error *err;
+
+	if (kms_get_le32(img + KMS_IMG_RESERVED) ||
+	    kms_get_le32(img + KMS_IMG_RESERVED + 4))
+		return kms_error_file(origin, "note: reserved image header fields are not zero");
+	err = check_arrays(t, origin);
+	if (!err)
+		err = check_strings(t, origin);
+	if (err)
+		return err;
+	list_starts = calloc(t->nr_modlist_words / 8 + 1, 1);
+	if (!list_starts)
+		return &kms_error_nomem;
+	err = check_modlists(t, origin, list_starts);
+	if (!err)
+		err = check_objects(t, origin, list_starts);
 	free(list_starts);
+	if (!err)
+		err = check_ranges(t, origin);
 	return err;
 }
 
-struct kms_error *kms_blob_decode(const void *blob, size_t size,
-				  const char *origin, struct kms_tables **ret)
+/* The fixed header of @size bytes at @hdr, and what it says. */
+static struct kms_error *check_header(const unsigned char *hdr, size_t size,
+				      const char *origin, uint32_t *ret_flags,
+				      uint32_t *ret_payload_size,
+				      uint32_t *ret_image_size)
 {
-	const unsigned char *hdr = blob;
-	struct kms_tables *t;
-	struct kms_error *err;
-	uint32_t flags, payload_size, image_size, crc;
+	uint32_t flags, payload_size, image_size;
 	uint16_t version;
 
 	if (size < KMS_HEADER_SIZE)
@@ -268,7 +313,62 @@ struct kms_error *kms_blob_decode(const void *blob, size_t size,
 	if (image_size < KMS_IMAGE_HEADER_SIZE || image_size > KMS_IMAGE_MAX_SIZE)
 		return kms_error_file(origin, "note: implausible image size %u",
 				      image_size);
+	*ret_flags = flags;
+	*ret_payload_size = payload_size;
+	*ret_image_size = image_size;
+	return NULL;
+}
 
+/* Decompress the one zstd frame of @payload into t->image. */
+static struct kms_error *decompress(struct kms_tables *t, const char *origin,
+				    const unsigned char *payload,
+				    uint32_t payload_size)
+{
+	unsigned long long content;
+	size_t got;
+
+	content = ZSTD_getFrameContentSize(payload, payload_size);
+	if (content == ZSTD_CONTENTSIZE_ERROR)
+		return kms_error_file(origin, "note: payload is not a zstd frame");
+	if (content != t->image_size)
+		return kms_error_file(origin,
+				      "note: zstd frame does not declare the image size %zu",
+				      t->image_size);
+	/* One frame (FORMAT.md 2): nothing after it, not even an
+	 * empty or skippable frame, and all of it. */
+	got = ZSTD_findFrameCompressedSize(payload, payload_size);
+	if (ZSTD_isError(got))
+		return kms_error_file(origin,
+				      "note: payload is not one whole zstd frame: %s",
+				      ZSTD_getErrorName(got));
+	if (got != payload_size)
+		return kms_error_file(origin,
+				      "note: %zu bytes after the zstd frame",
+				      payload_size - got);
+	got = ZSTD_decompress(t->image, t->image_size, payload, payload_size);
+	if (ZSTD_isError(got))
+		return kms_error_file(origin, "note: zstd: %s",
+				      ZSTD_getErrorName(got));
+	if (got != t->image_size)
+		return kms_error_file(origin,
+				      "note: decompressed to %zu bytes, expected %zu",
+				      got, t->image_size);
+	return NULL;
+}
+
+struct kms_error *kms_blob_decode(const void *blob, size_t size,
+				  const char *origin, struct kms_tables **ret)
+{
+	const unsigned char *hdr = blob;
+	struct kms_tables *t;
+	/* Set by check_header(), which gcc cannot see through. */
+	uint32_t flags = 0, payload_size = 0, image_size = 0, crc;
+	struct kms_error *err;
+
+	err = check_header(hdr, size, origin, &flags, &payload_size,
+			   &image_size);
+	if (err)
+		return err;
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return &kms_error_nomem;
@@ -280,60 +380,17 @@ struct kms_error *kms_blob_decode(const void *blob, size_t size,
 		return &kms_error_nomem;
 	}
 
-	if (flags & KMS_FLAG_ZSTD) {
-		unsigned long long content;
-		size_t got;
-
-		content = ZSTD_getFrameContentSize(hdr + KMS_HEADER_SIZE,
-						   payload_size);
-		if (content == ZSTD_CONTENTSIZE_ERROR) {
-			err = kms_error_file(origin, "note: payload is not a zstd frame");
-			goto fail;
-		}
-		if (content != image_size) {
-			err = kms_error_file(origin,
-					     "note: zstd frame does not declare the image size %u",
-					     image_size);
-			goto fail;
-		}
-		/* One frame (FORMAT.md 2): nothing after it, not even an
-		 * empty or skippable frame, and all of it. */
-		got = ZSTD_findFrameCompressedSize(hdr + KMS_HEADER_SIZE,
-						   payload_size);
-		if (ZSTD_isError(got)) {
-			err = kms_error_file(origin,
-					     "note: payload is not one whole zstd frame: %s",
-					     ZSTD_getErrorName(got));
-			goto fail;
-		}
-		if (got != payload_size) {
-			err = kms_error_file(origin,
-					     "note: %zu bytes after the zstd frame",
-					     payload_size - got);
-			goto fail;
-		}
-		got = ZSTD_decompress(t->image, image_size,
-				      hdr + KMS_HEADER_SIZE, payload_size);
-		if (ZSTD_isError(got)) {
-			err = kms_error_file(origin, "note: zstd: %s",
-					     ZSTD_getErrorName(got));
-			goto fail;
-		}
-		if (got != image_size) {
-			err = kms_error_file(origin,
-					     "note: decompressed to %zu bytes, expected %u",
-					     got, image_size);
-			goto fail;
-		}
-	} else {
-		if (payload_size != image_size) {
-			err = kms_error_file(origin,
-					     "note: uncompressed payload of %u bytes, image size %u",
-					     payload_size, image_size);
-			goto fail;
-		}
+	if (flags & KMS_FLAG_ZSTD)
+		err = decompress(t, origin, hdr + KMS_HEADER_SIZE,
+				 payload_size);
+	else if (payload_size != image_size)
+		err = kms_error_file(origin,
+				     "note: uncompressed payload of %u bytes, image size %u",
+				     payload_size, image_size);
+	else
 		memcpy(t->image, hdr + KMS_HEADER_SIZE, image_size);
-	}
+	if (err)
+		goto fail;
 
 	crc = kms_crc32(t->image, image_size);
 	if (crc != kms_get_le32(hdr + KMS_HDR_IMAGE_CRC32)) {
@@ -362,23 +419,20 @@ void kms_tables_destroy(struct kms_tables *tables)
 	free(tables);
 }
 
+/* @key, a text offset, against a range record: before its start or not. */
+static int compare_range_start(const void *key, const void *element)
+{
+	return *(const uint32_t *)key < kms_get_le32(element) ? -1 : 1;
+}
+
 uint32_t kms_tables_find_range(const struct kms_tables *t, uint32_t offset)
 {
-	uint32_t lo = 0, hi = t->nr_ranges;
-
 	if (!t->nr_ranges || offset < kms_range_start(t, 0) ||
 	    offset >= t->text_size)
 		return KMS_NONE;
 	/* The last range whose start is <= offset. */
-	while (hi - lo > 1) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (kms_range_start(t, mid) <= offset)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return lo;
+	return kms_upper_bound(&offset, t->ranges, t->nr_ranges,
+			       KMS_RANGE_SIZE, compare_range_start) - 1;
 }
 
 static uint32_t align4(uint32_t v)

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+/* CRC-32/ISO-HDLC, the note image's checksum (kms/crc32.h). */
 #include <kms/crc32.h>
 
 uint32_t kms_crc32(const void *buf, size_t len)

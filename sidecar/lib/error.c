@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+/* The one error convention's errors (kms/error.h). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+/* Run a helper program and collect what it prints (kms/run.h). */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -8,6 +9,7 @@
 #include <unistd.h>
 
 #include <kms/run.h>
+#include <kms/util.h>
 
 struct buffer {
 	char *data;
@@ -18,15 +20,8 @@ static int buffer_read(struct buffer *b, int fd)
 {
 	ssize_t n;
 
-	if (b->cap - b->len < 4096) {
-		size_t cap = b->cap ? 2 * b->cap : 16384;
-		char *data = realloc(b->data, cap);
-
-		if (!data)
-			return -ENOMEM;
-		b->data = data;
-		b->cap = cap;
-	}
+	if (KMS_RESERVE(b->data, b->cap, b->len + 4096))
+		return -ENOMEM;
 	n = read(fd, b->data + b->len, b->cap - b->len - 1);
 	if (n < 0)
 		return errno == EINTR ? 1 : -errno;

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+/* A string -> index map, open addressing with FNV-1a (kms/strmap.h). */
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+/* Array growth, whole-file read, binary searches (kms/util.h). */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>

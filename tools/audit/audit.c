@@ -19,6 +19,7 @@
 #include <kms/error.h>
 #include <kms/modularity.h>
 #include <kms/run.h>
+#include <kms/util.h>
 
 #define PROG "kallmodsyms-audit"
 
@@ -67,31 +68,18 @@ static void usage(FILE *f)
 		"<TAB>other MODULE_* tags.  Exit status: 0, 1 on error, 2 on bad usage.\n");
 }
 
+/* The whole of @path, or NULL: why does not matter to the audit. */
 static char *read_text(const char *path)
 {
-	FILE *f = fopen(path, "r");
-	char *data = NULL;
-	size_t len = 0, cap = 0, n;
+	struct kms_error *err;
+	char *data;
+	size_t size;
 
-	if (!f)
+	err = kms_read_file(path, 0, &data, &size);
+	if (err) {
+		kms_error_destroy(err);
 		return NULL;
-	do {
-		if (cap - len < 16384) {
-			char *bigger = realloc(data, cap ? 2 * cap : 16384);
-
-			if (!bigger) {
-				free(data);
-				fclose(f);
-				return NULL;
-			}
-			data = bigger;
-			cap = cap ? 2 * cap : 16384;
-		}
-		n = fread(data + len, 1, cap - len - 1, f);
-		len += n;
-	} while (n);
-	fclose(f);
-	data[len] = '\0';
+	}
 	return data;
 }
 
@@ -155,7 +143,7 @@ static bool scan_tags(const char *text, char **ret_license, char **ret_tags)
 {
 	const char *p = text;
 	char *tags = NULL, *license = NULL;
-	size_t tags_len = 0;
+	size_t tags_len = 0, tags_cap = 0;
 
 	while (p && *p) {
 		const char *line = p, *name;
@@ -188,11 +176,8 @@ static bool scan_tags(const char *text, char **ret_license, char **ret_tags)
 		     (strstr(tags, name)[len] == ' ' || !strstr(tags, name)[len])))
 			continue;
 		{
-			char *bigger = realloc(tags, tags_len + len + 2);
-
-			if (!bigger)
+			if (KMS_RESERVE(tags, tags_cap, tags_len + len + 2))
 				break;
-			tags = bigger;
 			if (tags_len)
 				tags[tags_len++] = ' ';
 			memcpy(tags + tags_len, name, len);
@@ -209,7 +194,7 @@ static bool scan_tags(const char *text, char **ret_license, char **ret_tags)
 static char **logical_lines(char *text, size_t *ret_nr)
 {
 	char **lines = NULL, *p = text, *w;
-	size_t nr = 0;
+	size_t nr = 0, cap = 0;
 
 	/* Join continuations in place. */
 	for (w = text; *p; p++) {
@@ -222,11 +207,8 @@ static char **logical_lines(char *text, size_t *ret_nr)
 	}
 	*w = '\0';
 	for (p = strtok(text, "\n"); p; p = strtok(NULL, "\n")) {
-		char **bigger = realloc(lines, (nr + 1) * sizeof(*lines));
-
-		if (!bigger)
+		if (KMS_RESERVE(lines, cap, nr + 1))
 			break;
-		lines = bigger;
 		lines[nr++] = p;
 	}
 	*ret_nr = nr;

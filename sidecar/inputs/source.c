@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * The note out of whatever carries it (FORMAT.md, section 1): an ELF image
+ * with the note linked or appended, a note file, a bare blob (kms/source.h).
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,12 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The generator's core: from a linked vmlinux, its link maps and the build
- * tree, decide which object file and which built-in modules every byte of
- * text came from, which objects need their name printed (and how much of
- * it), and encode the result as a blob (FORMAT.md).
+ * The generator: from a linked vmlinux, its link maps and the build tree
+ * (or the vmlinux's DWARF alone), decide which object file and which
+ * built-in modules every byte of text came from, which objects need their
+ * name printed (and how much of it), and encode the result as a blob
+ * (FORMAT.md).  kallmodsyms-gen writes it out; the inspector's verify
+ * compares it with a note.
+ *
+ * Contract: kms_generate() follows kms/error.h; it prints nothing but
+ * the warnings and the report @opts asks for, on the streams it names.
  */
-#ifndef KMS_ATTRIBUTION_H
-#define KMS_ATTRIBUTION_H
+#ifndef KMS_GEN_H
+#define KMS_GEN_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -76,4 +81,4 @@ struct kms_error *kms_generate(const struct kms_gen_options *opts,
 			       void **ret_blob, size_t *ret_size,
 			       struct kms_gen_stats *ret_stats);
 
-#endif /* KMS_ATTRIBUTION_H */
+#endif /* KMS_GEN_H */

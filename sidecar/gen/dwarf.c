@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Pieces from the vmlinux's DWARF: each compile unit's address ranges give
+ * its object file (--dwarf, and an LTO link's code).  Code no unit's
+ * ranges hold is placed by its symbols where they say whose it is:
+ * static-call trampolines by their keys, __pfx_ paddings by the function
+ * after them.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <kms/dwarf_units.h>
+#include <kms/format.h>
+#include <kms/util.h>
+
+#include "state.h"
+
+/* The executable section holding @addr, or KMS_NONE. */
+static uint32_t section_of(const struct gen *g, uint64_t addr)
+{
+	size_t i;
+
+	for (i = 0; i < g->nr_sections; i++)
+		if (g->sections[i].start <= addr && addr < g->sections[i].end)
+			return i;
+	return KMS_NONE;
+}
+
+static int compare_static_call_name(const void *key, const void *elem)
+{
+	const struct kms_dwarf_static_call *c = elem;
+
+	return strcmp(key, c->name);
+}
+
+static int compare_dwarf_ranges(const void *a, const void *b)
+{
+	const struct kms_dwarf_range *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* @key, an address, against a unit's range: before its start or not. */
+static int compare_range_start(const void *key, const void *element)
+{
+	const struct kms_dwarf_range *r = element;
+
+	return *(const uint64_t *)key < r->start ? -1 : 1;
+}
+
+/* The unit whose range (in @sorted, by start) holds @addr, or NULL. */
+static const struct kms_dwarf_range *
+range_holding(const struct kms_dwarf_range *sorted, size_t n, uint64_t addr)
+{
+	size_t i = kms_upper_bound(&addr, sorted, n, sizeof(*sorted),
+				   compare_range_start);
+
+	return i && addr < sorted[i - 1].end ? &sorted[i - 1] : NULL;
+}
+
+/*
+ * Code that no unit's ranges hold but whose unit is known all the same:
+ *  - static-call trampolines __SCT__foo (top-level asm) belong to the unit
+ *    that defines their key __SCK__foo;
+ *  - the padding before a function (__pfx_foo, CONFIG_FUNCTION_PADDING)
+ *    belongs to the unit of the function right after it; a unit's ranges
+ *    start at its first function, not at the padding before it.
+ * Pieces already claimed are trimmed by gen_sort_pieces().
+ */
+static struct kms_error *asm_pieces(struct gen *g,
+				    const struct kms_dwarf_units *u)
+{
+	struct kms_dwarf_range *sorted;
+	const struct kms_symbols *syms;
+	struct kms_error *err;
+	size_t i;
+
+	sorted = malloc((u->nr_ranges ? u->nr_ranges : 1) * sizeof(*sorted));
+	if (!sorted)
+		return &kms_error_nomem;
+	if (u->nr_ranges) {
+		memcpy(sorted, u->ranges, u->nr_ranges * sizeof(*sorted));
+		qsort(sorted, u->nr_ranges, sizeof(*sorted),
+		      compare_dwarf_ranges);
+	}
+	err = gen_symtab(g, &syms);
+	if (err) {
+		free(sorted);
+		return err;
+	}
+	for (i = 0; i < syms->nr && !err; i++) {
+		const struct kms_symbol *s = &syms->syms[i];
+		const struct kms_dwarf_static_call *c;
+		const struct kms_dwarf_range *r;
+		const char *obj = NULL;
+		size_t *count = NULL;
+		uint32_t section;
+
+		if (!s->size)
+			continue;
+		if (!strncmp(s->name, "__SCT__", 7)) {
+			c = bsearch(s->name + 7, u->static_calls,
+				    u->nr_static_calls, sizeof(*c),
+				    compare_static_call_name);
+			obj = c ? u->objects[c->unit] : NULL;
+			count = &g->stats.static_calls;
+		} else if (!strncmp(s->name, "__pfx_", 6) &&
+			   !range_holding(sorted, u->nr_ranges, s->address)) {
+			r = range_holding(sorted, u->nr_ranges,
+					  s->address + s->size);
+			obj = r ? u->objects[r->unit] : NULL;
+			count = &g->stats.paddings;
+		}
+		section = obj ? section_of(g, s->address) : KMS_NONE;
+		if (section == KMS_NONE ||
+		    s->address + s->size > g->sections[section].end)
+			continue;
+		err = gen_add_piece(g, section, s->address, s->size, obj,
+				g->opts->vmlinux);
+		if (!err)
+			(*count)++;
+	}
+	free(sorted);
+	return err;
+}
+
+/* Pieces from the address ranges of the compile units. */
+struct kms_error *gen_read_dwarf(struct gen *g)
+{
+	const struct kms_gen_options *o = g->opts;
+	size_t i, nr_map_pieces = g->nr_pieces;
+	struct kms_dwarf_units *u;
+	struct kms_error *err;
+
+	err = kms_dwarf_units_read(o->vmlinux, &u);
+	if (err)
+		return err;
+	g->reading_dwarf = true;
+	g->stats.units = u->nr_units;
+	g->stats.skipped_units = u->skipped_units;
+	g->stats.dwarf_ranges = u->nr_ranges;
+	for (i = 0; i < u->nr_ranges; i++) {
+		const struct kms_dwarf_range *r = &u->ranges[i];
+		const char *obj = u->objects[r->unit];
+		uint32_t section;
+		uint64_t end;
+
+		if (!obj)
+			continue;
+		section = section_of(g, r->start);
+		if (section == KMS_NONE) {
+			/* .exit.text, .altinstr_aux, data */
+			g->stats.outside_text++;
+			continue;
+		}
+		end = r->end < g->sections[section].end ? r->end :
+			g->sections[section].end;
+		err = gen_add_piece(g, section, r->start, end - r->start, obj,
+				o->vmlinux);
+		if (err)
+			break;
+	}
+	if (!err)
+		err = asm_pieces(g, u);
+	g->reading_dwarf = false;
+	if (!err && g->nr_pieces == nr_map_pieces)
+		err = kms_error_file(o->vmlinux,
+				     "no compile unit's code lies in its text");
+	kms_dwarf_units_destroy(u);
+	return err;
+}

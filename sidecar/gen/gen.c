@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kms_generate(): open the vmlinux, run the phases of state.h in order,
+ * check the blob with the reader's own decoder, free the state.  The input
+ * mode (--dwarf or the link maps) picks the pieces and modules phases.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <kms/blob.h>
+#include <kms/dwarf_units.h>
+
+#include "state.h"
+
+struct kms_error *gen_symtab(struct gen *g, const struct kms_symbols **ret)
+{
+	if (!g->symtab) {
+		struct kms_error *err = kms_symbols_read(g->elf,
+							 KMS_SYMBOLS_SYMTAB,
+							 &g->symtab);
+		if (err)
+			return err;
+	}
+	*ret = g->symtab;
+	return NULL;
+}
+
+void gen_warn(struct gen *g, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!g->opts->warnings)
+		return;
+	fputs("kallmodsyms-gen: warning: ", g->opts->warnings);
+	va_start(ap, fmt);
+	vfprintf(g->opts->warnings, fmt, ap);
+	va_end(ap);
+	fputc('\n', g->opts->warnings);
+}
+
+static struct kms_error *run_phases(struct gen *g, void **ret_blob,
+				    size_t *ret_size)
+{
+	bool dwarf = g->opts->dwarf;
+	struct kms_tables *check;
+	struct kms_error *err;
+
+	err = gen_find_text_sections(g);
+	if (!err)
+		err = dwarf ? gen_read_dwarf(g) : gen_read_maps(g);
+	if (!err)
+		err = gen_sort_pieces(g);
+	if (!err)
+		err = dwarf ? gen_read_dwarf_modules(g) : gen_read_modules(g);
+	if (!err)
+		err = gen_name_objects(g);
+	if (!err)
+		err = gen_build_image(g, ret_blob, ret_size);
+	if (err)
+		return err;
+	/* Never hand out a blob our own reader would refuse. */
+	err = kms_blob_decode(*ret_blob, *ret_size, "generated", &check);
+	if (err) {
+		/* Out-parameters are only written on success. */
+		free(*ret_blob);
+		*ret_blob = NULL;
+		return kms_error_prefix(err, "internal error");
+	}
+	g->stats.image_bytes = check->image_size;
+	kms_tables_destroy(check);
+	return NULL;
+}
+
+static void release_gen(struct gen *g)
+{
+	size_t i;
+
+	for (i = 0; i < g->object_paths.nr; i++) {
+		free(g->objects[i].path);
+		kms_free_strings(g->objects[i].modules,
+				 g->objects[i].nr_modules);
+		kms_free_strings(g->objects[i].not_modules,
+				 g->objects[i].nr_not_modules);
+	}
+	if (g->range_modules)
+		for (i = 0; i < g->object_paths.nr; i++)
+			free(g->range_modules[i].names);
+	free(g->range_modules);
+	kms_module_ranges_destroy(g->module_ranges);
+	kms_symbols_destroy(g->symtab);
+	kms_modularity_destroy(g->modularity);
+	free(g->objects);
+	free(g->pieces);
+	free(g->lto);
+	free(g->sections);
+	kms_strmap_release(&g->object_paths);
+	kms_strmap_release(&g->modlists);
+	kms_builtin_destroy(g->builtin);
+	kms_elf_close(g->elf);
+}
+
+struct kms_error *kms_generate(const struct kms_gen_options *opts,
+			       void **ret_blob, size_t *ret_size,
+			       struct kms_gen_stats *ret_stats)
+{
+	struct gen g = { .opts = opts };
+	struct kms_error *err;
+
+	err = kms_elf_open(opts->vmlinux, &g.elf);
+	if (err)
+		return err;
+	err = run_phases(&g, ret_blob, ret_size);
+	if (!err) {
+		gen_explain(&g);
+		if (ret_stats)
+			*ret_stats = g.stats;
+	}
+	release_gen(&g);
+	return err;
+}

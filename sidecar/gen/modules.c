@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The build-tree modules phase: each object's built-in modules are the
+ * KBUILD_MODFILE its .cmd file names that modules.builtin lists, less
+ * those the Kconfig/Makefile modularity analysis says it could never have
+ * been built as.  Each object's module list, sorted, gets an id in
+ * gen.modlists, whichever input mode gave it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <kms/kbuild.h>
+#include <kms/modularity.h>
+
+#include "state.h"
+
+int gen_compare_strings(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* obj->modules: the built-in modules its .cmd file names, *ret_n of them. */
+static struct kms_error *cmd_modules(struct gen *g, struct object *obj,
+				     size_t *ret_n)
+{
+	struct kms_error *err = NULL;
+	char **paths;
+	size_t nr, i, n = 0;
+	bool missing;
+
+	err = kms_cmd_modfiles(g->opts->build_dir, obj->path, &paths, &nr,
+			       &missing);
+	if (err)
+		return err;
+	if (missing)
+		g->stats.missing_cmd++;
+	obj->modules = calloc(nr ? nr : 1, sizeof(*obj->modules));
+	if (!obj->modules) {
+		kms_free_strings(paths, nr);
+		return &kms_error_nomem;
+	}
+	for (i = 0; i < nr; i++) {
+		if (!kms_builtin_has(g->builtin, paths[i]))
+			continue;
+		obj->modules[n] = kms_module_name(paths[i]);
+		if (!obj->modules[n]) {
+			err = &kms_error_nomem;
+			break;
+		}
+		n++;
+	}
+	kms_free_strings(paths, nr);
+	*ret_n = n;
+	return err;
+}
+
+static struct kms_error *object_modules(struct gen *g, struct object *obj,
+					gen_modules_fn *list)
+{
+	struct kms_error *err;
+	char *key = NULL;
+	size_t i, n = 0, len = 0;
+
+	err = list(g, obj, &n);
+	if (err) {
+		obj->nr_modules = n;
+		return err;
+	}
+	qsort(obj->modules, n, sizeof(*obj->modules), gen_compare_strings);
+	/* Drop duplicates; build the list's key "a b c" as we go. */
+	obj->nr_modules = 0;
+	for (i = 0; i < n; i++) {
+		if (obj->nr_modules &&
+		    !strcmp(obj->modules[obj->nr_modules - 1], obj->modules[i])) {
+			free(obj->modules[i]);
+			continue;
+		}
+		obj->modules[obj->nr_modules++] = obj->modules[i];
+		len += strlen(obj->modules[i]) + 1;
+	}
+	if (!obj->nr_modules)
+		goto out;
+	/*
+	 * modules.builtin comes from MODULE_LICENSE(); the Makefiles and
+	 * Kconfig say whether the object could have been a module at all.
+	 */
+	if (g->modularity) {
+		obj->linkage = kms_modularity_linkage(g->modularity, obj->path,
+						      NULL);
+		if (obj->linkage == KMS_LINK_BUILTIN ||
+		    obj->linkage == KMS_LINK_LIB) {
+			obj->not_modules = obj->modules;
+			obj->nr_not_modules = obj->nr_modules;
+			obj->modules = NULL;
+			obj->nr_modules = 0;
+			g->stats.not_modules++;
+			goto out;
+		}
+	}
+	key = malloc(len);
+	if (!key) {
+		err = &kms_error_nomem;
+		goto out;
+	}
+	key[0] = '\0';
+	for (i = 0; i < obj->nr_modules; i++) {
+		if (i)
+			strcat(key, " ");
+		strcat(key, obj->modules[i]);
+	}
+	err = kms_strmap_intern(&g->modlists, key, &obj->modlist, NULL);
+	g->stats.modular_objects++;
+	if (obj->nr_modules > 1)
+		g->stats.multi_module_objects++;
+out:
+	free(key);
+	return err;
+}
+
+struct kms_error *gen_objects_modules(struct gen *g, gen_modules_fn *list)
+{
+	struct kms_error *err;
+	size_t i;
+
+	g->stats.objects = g->object_paths.nr;
+	for (i = 0; i < g->object_paths.nr; i++) {
+		err = object_modules(g, &g->objects[i], list);
+		if (err)
+			return err;
+	}
+	return NULL;
+}
+
+/*
+ * Decide modularity from the tree's Kconfig and Makefiles when the build
+ * tree is a configured kernel tree (it has a .config); a synthetic tree
+ * without one trusts modules.builtin.
+ */
+static struct kms_error *analyse_modularity(struct gen *g)
+{
+	const struct kms_gen_options *o = g->opts;
+	struct kms_modularity_options mo = { 0 };
+	char *config = NULL, *source = NULL, *srctree = NULL, *cache = NULL;
+	struct kms_error *err = NULL;
+
+	if (o->no_modularity)
+		return NULL;
+	if (asprintf(&config, "%s/.config", o->build_dir) < 0)
+		return &kms_error_nomem;
+	if (access(config, F_OK)) {
+		free(config);
+		return NULL;
+	}
+	if (o->srctree) {
+		srctree = realpath(o->srctree, NULL);
+		if (!srctree)
+			err = kms_error_errno(o->srctree, "cannot open");
+	} else if (asprintf(&source, "%s/source", o->build_dir) < 0) {
+		err = &kms_error_nomem;
+	} else {
+		/* O= builds link "source" to the sources. */
+		srctree = realpath(source, NULL);
+		if (!srctree)
+			srctree = realpath(o->build_dir, NULL);
+		if (!srctree)
+			err = kms_error_errno(o->build_dir, "cannot open");
+	}
+	mo.objtree = realpath(o->build_dir, NULL);
+	if (!err && !mo.objtree)
+		err = kms_error_errno(o->build_dir, "cannot open");
+	/* kbuild's "make clean" removes .tmp_* files. */
+	if (!err && asprintf(&cache, "%s/.tmp_kallmodsyms_bools",
+			     mo.objtree) < 0)
+		err = &kms_error_nomem;
+	if (!err) {
+		mo.srctree = srctree;
+		mo.config = config;
+		mo.cache = cache;
+		err = kms_modularity_analyze(&mo, &g->modularity);
+	}
+	if (!err) {
+		g->stats.modularity = true;
+		g->stats.kconfig_cached =
+			kms_modularity_kconfig_cached(g->modularity);
+	}
+	free((char *)mo.objtree);
+	free(cache);
+	free(srctree);
+	free(source);
+	free(config);
+	return err;
+}
+
+struct kms_error *gen_read_modules(struct gen *g)
+{
+	const struct kms_gen_options *o = g->opts;
+	struct kms_error *err;
+	char *path = NULL;
+
+	/*
+	 * kbuild defines KBUILD_MODFILE for built-in core code too
+	 * ("kernel/fork"): only modules.builtin tells modules apart.
+	 */
+	if (o->builtin) {
+		err = kms_builtin_read(o->builtin, &g->builtin);
+	} else {
+		if (asprintf(&path, "%s/modules.builtin", o->build_dir) < 0)
+			return &kms_error_nomem;
+		err = kms_builtin_read(path, &g->builtin);
+		free(path);
+	}
+	if (err)
+		return err;
+	err = analyse_modularity(g);
+	if (err)
+		return err;
+	err = gen_objects_modules(g, cmd_modules);
+	if (err)
+		return err;
+	if (g->stats.missing_cmd)
+		gen_warn(g, "%zu of %zu objects have no .cmd file in %s; they count as core kernel",
+			 g->stats.missing_cmd, g->stats.objects, o->build_dir);
+	return NULL;
+}

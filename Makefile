@@ -207,21 +207,21 @@ CONF_PROGS := $(O)/kms-mkcorpus $(O)/kms-judge $(O)/kms-kernel-judge
 
 tests: $(CONF_PROGS)
 
-$(O)/kms-mkcorpus: $(O)/tests/conformance/mkcorpus.o $(O)/libkms.a
+$(O)/kms-mkcorpus: $(O)/tests/conformance/mkcorpus.o $(LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(O)/kms-judge: $(O)/tests/conformance/judge.o $(O)/libkms.a
+$(O)/kms-judge: $(O)/tests/conformance/judge.o $(INPUTS_LIB) $(LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(O)/kernel/kernel/kallmodsyms.c: $(FUZZ_PATCHES) tests/fuzz/extract-kernel.sh
 	tests/fuzz/extract-kernel.sh kernel-patches/6.12 $(O)/kernel
 
 $(O)/kms-kernel-judge: tests/conformance/kernel-judge.c \
-		$(O)/kernel/kernel/kallmodsyms.c $(O)/libkms.a \
+		$(O)/kernel/kernel/kallmodsyms.c $(LIB) \
 		$(wildcard tests/fuzz/kshim/*.h tests/fuzz/kshim/*/*.h)
 	$(CC) -std=gnu11 $(CFLAGS) $(SAN_FLAGS) -D_GNU_SOURCE -MMD -MP \
 		-Isidecar/include -Itests/fuzz/kshim -I$(O)/kernel/include \
-		-I$(O)/kernel/kernel -o $@ $< $(O)/libkms.a $(LDLIBS)
+		-I$(O)/kernel/kernel -o $@ $< $(LIB) $(LDLIBS)
 
 -include $(O)/tests/conformance/mkcorpus.d $(O)/tests/conformance/judge.d \
 	 $(O)/kms-kernel-judge.d

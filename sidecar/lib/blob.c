@@ -43,11 +43,18 @@ struct array_extent {
 	const char *what;
 };
 
+/*
+ * By start, then by end: an empty array at the start of another sorts
+ * first, whatever order qsort() leaves equal keys in (the kernel's
+ * cmp_extent() breaks ties the same way).
+ */
 static int compare_extent(const void *a, const void *b)
 {
 	const struct array_extent *x = a, *y = b;
 
-	return x->start < y->start ? -1 : x->start > y->start;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->end < y->end ? -1 : x->end > y->end;
 }
 
 static struct kms_error *check_strtab_offset(const struct kms_tables *t,

@@ -76,7 +76,7 @@ done <<EOF
 1|kallmodsyms: elf32: ELF class 1, data 1, machine 3: only x86-64 ELF64 is supported|kms stats -t elf32 vmlinux
 1|kallmodsyms: binary: not an ELF file, a note file or a kallmodsyms blob|kms dump -t binary vmlinux
 1|kallmodsyms: dup.kms: note: range 1 starts at 0, not after range 0 at 0|kms dump -t dup.kms vmlinux
-1|kallmodsyms: overlap.kms: note: objects overlap ranges|kms modules -t overlap.kms vmlinux
+1|kallmodsyms: overlap.kms: note: ranges overlap objects|kms modules -t overlap.kms vmlinux
 1|kallmodsyms: huge.kms: note: implausible image size 4294967295|kms dump -t huge.kms vmlinux
 1|kallmodsyms: hugepayload.kms: note: header says 4294967295 payload bytes, the note holds 248|kms dump -t hugepayload.kms vmlinux
 1|kallmodsyms: note4g: note record at offset 0 runs past the end of its 24 bytes|kms dump -t note4g vmlinux

@@ -498,7 +498,8 @@ static struct kms_error *audit(const struct options *o,
 	return NULL;
 }
 
-int main(int argc, char **argv)
+/* The options into @o: -1, or the exit status for main() to return. */
+static int parse_args(int argc, char **argv, struct options *o)
 {
 	static const struct option longopts[] = {
 		{ "build-dir", required_argument, NULL, 'b' },
@@ -511,24 +512,17 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct kms_modularity_options mo = { 0 };
-	struct options o = { .build_dir = "." };
-	struct kms_modularity *m = NULL;
-	char *scratch = NULL, *config = NULL, *srctree = NULL, *objtree = NULL;
-	char *source = NULL;
-	struct kms_error *err = NULL;
-	size_t count = 0;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "b:S:o:cjh", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'b': o.build_dir = optarg; break;
-		case 'S': o.srctree = optarg; break;
-		case 'A': o.allmodconfig = true; break;
-		case 'o': o.scratch = optarg; break;
-		case 'O': o.objects = true; break;
-		case 'c': o.count = true; break;
-		case 'j': o.json = true; break;
+		case 'b': o->build_dir = optarg; break;
+		case 'S': o->srctree = optarg; break;
+		case 'A': o->allmodconfig = true; break;
+		case 'o': o->scratch = optarg; break;
+		case 'O': o->objects = true; break;
+		case 'c': o->count = true; break;
+		case 'j': o->json = true; break;
 		case 'h': usage(stdout); return 0;
 		default:
 			fprintf(stderr, "see " PROG " --help\n");
@@ -540,23 +534,51 @@ int main(int argc, char **argv)
 			" --help\n", argv[optind]);
 		return 2;
 	}
-	if (o.allmodconfig && !o.srctree) {
+	if (o->allmodconfig && !o->srctree) {
 		fprintf(stderr, PROG ": --allmodconfig needs -S SRCTREE\n");
 		return 2;
 	}
-	if (o.srctree) {
-		srctree = realpath(o.srctree, NULL);
+	return -1;
+}
+
+/* The source tree: -S, else the build tree's "source" link, else itself. */
+static struct kms_error *find_srctree(const struct options *o,
+				      char **ret)
+{
+	char *source, *srctree;
+
+	if (o->srctree) {
+		srctree = realpath(o->srctree, NULL);
 		if (!srctree)
-			err = kms_error_errno(o.srctree, "cannot open");
-	} else if (asprintf(&source, "%s/source", o.build_dir) < 0) {
-		err = &kms_error_nomem;
-	} else {
-		srctree = realpath(source, NULL);
-		if (!srctree)
-			srctree = realpath(o.build_dir, NULL);
-		if (!srctree)
-			err = kms_error_errno(o.build_dir, "cannot open");
+			return kms_error_errno(o->srctree, "cannot open");
+		*ret = srctree;
+		return NULL;
 	}
+	if (asprintf(&source, "%s/source", o->build_dir) < 0)
+		return &kms_error_nomem;
+	srctree = realpath(source, NULL);
+	free(source);
+	if (!srctree)
+		srctree = realpath(o->build_dir, NULL);
+	if (!srctree)
+		return kms_error_errno(o->build_dir, "cannot open");
+	*ret = srctree;
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	struct kms_modularity_options mo = { 0 };
+	struct options o = { .build_dir = "." };
+	struct kms_modularity *m = NULL;
+	char *scratch = NULL, *config = NULL, *srctree = NULL, *objtree = NULL;
+	struct kms_error *err;
+	size_t count = 0;
+	int status = parse_args(argc, argv, &o);
+
+	if (status >= 0)
+		return status;
+	err = find_srctree(&o, &srctree);
 	if (!err) {
 		o.srctree = srctree;
 		if (o.allmodconfig) {
@@ -595,7 +617,6 @@ int main(int argc, char **argv)
 	free(config);
 	free(srctree);
 	free(objtree);
-	free(source);
 	if (err) {
 		kms_error_report(PROG, err);
 		return 1;

@@ -186,8 +186,8 @@ fi
 
 rm -rf "$logdir/results"
 mkdir -p "$logdir/results"
-# The kernel tests, the longest, come last in the listing: start them
-# first.  Each run's result is printed whole when it ends.
+# The kernel and gdb tests, the longest, start first.  Each run's result
+# is printed whole when it ends.
 n=0
 while read -r t mode version toolchain; do
 	while [ "$(jobs -pr | wc -l)" -ge "$jobs" ]; do
@@ -198,7 +198,8 @@ while read -r t mode version toolchain; do
 		run_one "$t" "$mode" "$version" "$toolchain" > "$logdir/results/$n"
 		cat "$logdir/results/$n"
 	} &
-done < <(printf '%s\n' "$runs" | tac)
+done < <(printf '%s\n' "$runs" | grep -E '^(kernel|gdb)/'
+	printf '%s\n' "$runs" | grep -vE '^(kernel|gdb)/')
 wait
 
 count() { cat "$logdir"/results/* | grep -c "^$1: "; }

@@ -73,11 +73,13 @@ key=$( {
 	fi
 } | sha256sum | cut -c1-16)
 
-# 6.12's directories carry no version (they predate 6.1's).
-case "$version" in
-6.12) dir=$cache/linux-$config_name-$key ;;
-*) dir=$cache/linux-$version-$config_name-$key ;;
-esac
+# One directory per version and config, at a path that does not change
+# with the key: a new series or config rebuilds there, and ccache, which
+# hashes the compilers' absolute paths, hits for every unchanged file.
+# (CCACHE_BASEDIR would share objects between paths too, but it rewrites
+# the source paths the compiler sees, and with them __FILE__ and DWARF's
+# file names.)
+dir=$cache/linux-$version-$config_name
 src=$dir/src
 out=$dir/build
 
@@ -88,7 +90,8 @@ gen=$top/build/kallmodsyms-gen
 gen_hash=$(cat "$top"/sidecar/*/*.[ch] "$top"/sidecar/*/*.mk \
 	"$top"/sidecar/include/kms/*.h | sha256sum | cut -c1-16)
 
-if [ -f "$dir/.built" ] && [ "$(cat "$dir/.built")" = "$gen_hash" ]; then
+if [ "$(cat "$dir/.key" 2> /dev/null)" = "$key" ] && [ -f "$dir/.built" ] &&
+	[ "$(cat "$dir/.built")" = "$gen_hash" ]; then
 	log "cached: $out"
 	echo "$out"
 	exit 0
@@ -97,6 +100,12 @@ fi
 mkdir -p "$dir"
 exec 9>"$dir/.lock"
 flock 9
+
+if [ "$(cat "$dir/.key" 2> /dev/null)" != "$key" ]; then
+	[ ! -e "$dir/.key" ] || log "source, series or config changed: rebuilding in $dir"
+	rm -rf "$src" "$out" "$dir/.extracted" "$dir/.built"
+	echo "$key" > "$dir/.key"
+fi
 
 if [ ! -f "$dir/.extracted" ]; then
 	rm -rf "$src" "$out"
@@ -115,14 +124,12 @@ fi
 
 mkdir -p "$out"
 # Compilers go through ccache where it is installed, as kernel CI farms
-# build: one cache for every tree under $cache (CCACHE_BASEDIR makes their
-# paths relative, NOHASHDIR lets trees of different keys share objects), so
-# a change to the series or a new config recompiles only what differs.
+# build: a change to the series recompiles only what it touches.
 ccache_path=
 if [ -z "${KMS_NO_CCACHE:-}" ] && [ -d /usr/lib/ccache ] && command -v ccache > /dev/null; then
 	ccache_path=/usr/lib/ccache:
-	export CCACHE_DIR=${CCACHE_DIR:-$cache/ccache} CCACHE_BASEDIR=$cache
-	export CCACHE_NOHASHDIR=1 CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+	export CCACHE_DIR=${CCACHE_DIR:-$cache/ccache}
+	export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
 fi
 kmake() {
 	PATH=$ccache_path$PATH make -C "$src" O="$out" ARCH=x86_64 \

@@ -45,7 +45,8 @@ trap 'rm -rf "$work"' EXIT
 
 awk_script=${KMS_AWK:-}
 if [ -z "$awk_script" ]; then
-	for d in /root/.cache/kallmodsyms/linux-defconfig-*/src; do
+	cache=${KALLMODSYMS_CACHE:-${XDG_CACHE_HOME:-${HOME:-/var/tmp}/.cache}/kallmodsyms}
+	for d in "$cache"/linux-6.12-*/src; do
 		if [ -f "$d/scripts/generate_builtin_ranges.awk" ]; then
 			awk_script=$d/scripts/generate_builtin_ranges.awk
 			break

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include <kms/format.h>
+#include <kms/source.h>
 #include <kms/util.h>
 
 #include "command.h"
@@ -40,58 +41,29 @@ static uint64_t note_size(const struct note_place *p)
 	return NOTE_HEADER + NAME_SIZE + ((p->desc_size + 3) & ~3ull);
 }
 
-/* The note in section @scn of @elf, if any, into @ret. */
-static struct kms_error *section_note(struct kms_elf *elf, Elf_Scn *scn,
-				      const GElf_Shdr *shdr,
-				      struct note_place *ret)
+/* The note of vmlinux @elf, the one kms_tables_load() reads, into @ret. */
+static struct kms_error *elf_note(struct kms_elf *elf, struct note_place *ret)
 {
-	const char *name = kms_elf_section_name(elf, scn);
-	Elf_Data *data = elf_getdata(scn, NULL);
-	_cleanup_free_ char *where = NULL;
 	struct kms_error *err;
+	Elf_Scn *scn;
+	GElf_Shdr shdr;
+	Elf_Data *data;
 	const void *desc;
 	size_t size;
 
-	if (!data)
-		return kms_error_file(elf->path, "section %s: %s", name,
-				      elf_errmsg(-1));
-	if (asprintf(&where, "%s: section %s", elf->path, name) < 0)
-		return &kms_error_nomem;
-	err = kms_note_find(data->d_buf, data->d_size, where, &desc, &size);
-	if (err || !desc)
+	err = kms_elf_note(elf, &scn, &desc, &size);
+	if (err)
 		return err;
-	ret->section = name;
-	ret->section_address = shdr->sh_addr;
-	ret->section_offset = shdr->sh_offset;
-	ret->section_size = shdr->sh_size;
-	ret->desc_offset = shdr->sh_offset + data->d_off +
+	/* kms_elf_note() read both already. */
+	gelf_getshdr(scn, &shdr);
+	data = elf_getdata(scn, NULL);
+	ret->section = kms_elf_section_name(elf, scn);
+	ret->section_address = shdr.sh_addr;
+	ret->section_offset = shdr.sh_offset;
+	ret->section_size = shdr.sh_size;
+	ret->desc_offset = shdr.sh_offset + data->d_off +
 			   ((const char *)desc - (const char *)data->d_buf);
 	ret->desc_size = size;
-	return NULL;
-}
-
-/* The note of vmlinux @elf: an appended one wins, as kms_tables_load(). */
-static struct kms_error *elf_note(struct kms_elf *elf, struct note_place *ret)
-{
-	struct note_place found = { 0 }, here;
-	struct kms_error *err;
-	Elf_Scn *scn = NULL;
-	GElf_Shdr shdr;
-
-	while ((scn = elf_nextscn(elf->elf, scn))) {
-		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_NOTE)
-			continue;
-		here.section = NULL;
-		err = section_note(elf, scn, &shdr, &here);
-		if (err)
-			return err;
-		if (here.section && (!found.section ||
-				     !(shdr.sh_flags & SHF_ALLOC)))
-			found = here;
-	}
-	if (!found.section)
-		return kms_error_file(elf->path, "no kallmodsyms note (not generated for this vmlinux?)");
-	*ret = found;
 	return NULL;
 }
 

@@ -15,20 +15,16 @@
 /* Non-ELF containers are small: refuse to slurp anything absurd. */
 #define MAX_NOTE_FILE (256u << 20)
 
-static struct kms_error *load_from_elf(const char *path,
-				       struct kms_tables **ret)
+struct kms_error *kms_elf_note(struct kms_elf *elf, Elf_Scn **ret_scn,
+			       const void **ret_desc, size_t *ret_size)
 {
-	struct kms_error *err;
-	struct kms_elf *elf;
 	Elf_Scn *scn = NULL, *found = NULL;
 	const void *desc = NULL, *found_desc = NULL;
 	size_t desc_size, found_size = 0;
 
-	err = kms_elf_open(path, &elf);
-	if (err)
-		return err;
 	/* An appended note is newer than a linked one: it wins. */
 	while ((scn = elf_nextscn(elf->elf, scn))) {
+		struct kms_error *err;
 		GElf_Shdr shdr;
 		Elf_Data *data;
 		char *where;
@@ -36,34 +32,47 @@ static struct kms_error *load_from_elf(const char *path,
 		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_NOTE)
 			continue;
 		data = elf_getdata(scn, NULL);
-		if (!data) {
-			err = kms_error_file(path, "section %s: %s",
-					     kms_elf_section_name(elf, scn),
-					     elf_errmsg(-1));
-			goto out;
-		}
-		if (asprintf(&where, "%s: section %s", path,
-			     kms_elf_section_name(elf, scn)) < 0) {
-			err = &kms_error_nomem;
-			goto out;
-		}
+		if (!data)
+			return kms_error_file(elf->path, "section %s: %s",
+					      kms_elf_section_name(elf, scn),
+					      elf_errmsg(-1));
+		if (asprintf(&where, "%s: section %s", elf->path,
+			     kms_elf_section_name(elf, scn)) < 0)
+			return &kms_error_nomem;
 		err = kms_note_find(data->d_buf, data->d_size, where, &desc,
 				    &desc_size);
 		free(where);
 		if (err)
-			goto out;
+			return err;
 		if (desc && (!found || !(shdr.sh_flags & SHF_ALLOC))) {
 			found = scn;
 			found_desc = desc;
 			found_size = desc_size;
 		}
 	}
-	if (!found) {
-		err = kms_error_file(path, "no kallmodsyms note (not generated for this vmlinux?)");
-		goto out;
-	}
-	err = kms_blob_decode(found_desc, found_size, path, ret);
-out:
+	if (!found)
+		return kms_error_file(elf->path, "no kallmodsyms note (not generated for this vmlinux?)");
+	*ret_scn = found;
+	*ret_desc = found_desc;
+	*ret_size = found_size;
+	return NULL;
+}
+
+static struct kms_error *load_from_elf(const char *path,
+				       struct kms_tables **ret)
+{
+	struct kms_error *err;
+	struct kms_elf *elf;
+	Elf_Scn *scn;
+	const void *desc;
+	size_t size;
+
+	err = kms_elf_open(path, &elf);
+	if (err)
+		return err;
+	err = kms_elf_note(elf, &scn, &desc, &size);
+	if (!err)
+		err = kms_blob_decode(desc, size, path, ret);
 	kms_elf_close(elf);
 	return err;
 }

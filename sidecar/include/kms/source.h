@@ -9,8 +9,17 @@
 #define KMS_SOURCE_H
 
 #include <kms/blob.h>
+#include <kms/elf_file.h>
 #include <kms/error.h>
 
 struct kms_error *kms_tables_load(const char *path, struct kms_tables **ret);
+
+/*
+ * The kallmodsyms note of @elf: its section and descriptor.  An appended
+ * (unallocated) note wins over one linked into .notes.  Errors name the
+ * file; no note at all is one.
+ */
+struct kms_error *kms_elf_note(struct kms_elf *elf, Elf_Scn **ret_scn,
+			       const void **ret_desc, size_t *ret_size);
 
 #endif /* KMS_SOURCE_H */

@@ -20,7 +20,9 @@
 # valgrind: memcheck, leaks are errors).  kernels, toolchains, configs:
 # for a test of test kernels, the Linux versions, compilers and config
 # fragments (tests/kernel/configs) it needs; it runs once for each
-# version and toolchain of this run that has all its configs built.
+# version and toolchain of this run that has all its configs built; a
+# kernel whose fragment starts from another's ("#include small.config")
+# serves that one's tests too, so that one build serves several tests.
 # Sanitizer and valgrind modes run on the first kernel and toolchain
 # only: the others add kernels, not code paths.
 #
@@ -35,13 +37,18 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 
-default_kernels="6.12/gcc/small 6.12/gcc/small-dwarf 6.1/gcc/small 6.12/llvm/small"
+# small-dwarf serves the small tests of 6.12 and GCC as well: one kernel.
+default_kernels="6.12/gcc/small-dwarf 6.1/gcc/small 6.12/llvm/small"
 modes=${KMS_MODES:-plain asan valgrind}
 kernels="${KMS_KERNELS:-$default_kernels} ${KMS_EXTRA_KERNELS:-}"
 jobs=${KMS_JOBS:-$(nproc)}
 logdir=${KMS_TEST_LOGS:-$top/build/test-logs}
 
 die() { echo "run-tests.sh: $*" >&2; exit 2; }
+
+tests_dir=$top/tests
+# shellcheck source=SCRIPTDIR/kernel/kernels.sh
+. "$tests_dir/kernel/kernels.sh"
 
 # The config fragment that builds CONFIG with TOOLCHAIN (gcc: its own).
 fragment_name() {
@@ -103,7 +110,9 @@ plan() {
 			built=$(configs_of "$v" "$tc")
 			[ -n "$built" ] || continue
 			for c in $tconfigs; do
-				has "$built" "$c" || continue 2
+				KMS_RUN_KERNELS=$kernels KMS_KERNEL=$v \
+					KMS_TOOLCHAIN=${tc#gcc} \
+					serving_config "$c" > /dev/null || continue 2
 			done
 			for m in $modes; do
 				has "$tmodes" "$m" || continue
@@ -136,8 +145,7 @@ run_one() {
 	*) die "unknown mode $mode" ;;
 	esac
 	if [ "$version" != - ]; then
-		env+=(KMS_KERNEL="$version"
-		      KMS_KERNEL_CONFIGS="$(configs_of "$version" "$toolchain")")
+		env+=(KMS_KERNEL="$version" KMS_RUN_KERNELS="$kernels")
 		[ "$toolchain" = gcc ] || env+=(KMS_TOOLCHAIN="$toolchain")
 	fi
 	start=$(date +%s)

@@ -5,7 +5,8 @@
 # the checkout, with the kernel-patches/VERSION series applied, cached by a key of
 # source version + series + config fragment (+ the generator's sources, whose
 # change only relinks), and print the build directory on stdout.  Progress
-# goes to stderr.
+# goes to stderr.  A new series or config is patched and configured in
+# place: only what it touches is rebuilt.
 #
 # usage: tests/kernel/build.sh CONFIG   (CONFIG: a name in tests/kernel/configs)
 #
@@ -60,17 +61,26 @@ mapfile -t make_vars < <(sed -n 's/^#make[[:space:]]\+//p' <<< "$expanded")
 src_version=$(dpkg-query -W -f '${Version}' "linux-source-$version" 2>/dev/null ||
 	stat -c %s:%Y "$tarball")
 
+# The patches, in the order they apply: the series that removes
+# MODULE_LICENSE() from non-modules (where there is one), then ours.
+patch_stack() {
+	local d p
+	for d in "$top/kernel-patches/$version-module-license" "$series_dir"; do
+		[ -f "$d/series" ] || continue
+		while read -r p; do
+			case "$p" in ''|'#'*) continue ;; esac
+			echo "$d/$p"
+		done < "$d/series"
+	done
+}
+mapfile -t stack < <(patch_stack)
+
 # The key covers everything that changes the build's output.
 key=$( {
 	echo "source $src_version"
 	echo "config $config_name"
 	echo "$expanded"
-	if [ -f "$series_dir/series" ]; then
-		while read -r p; do
-			case "$p" in ''|'#'*) continue ;; esac
-			cat "$series_dir/$p"
-		done < "$series_dir/series"
-	fi
+	cat ${stack[@]+"${stack[@]}"}
 } | sha256sum | cut -c1-16)
 
 # One directory per version and config, at a path that does not change
@@ -101,24 +111,60 @@ mkdir -p "$dir"
 exec 9>"$dir/.lock"
 flock 9
 
+# repatch: bring $src from the patches it has ($dir/applied, copies in
+# order) to ${stack[@]}: reverse those from the first that differs, apply
+# the rest.  Only the files they touch get new times, so make rebuilds
+# only those (and ccache makes even that cheap).  False if a patch does not
+# reverse or apply: $src is then in no known state.
+repatch() {
+	local old i=0 j
+
+	[ -d "$dir/applied" ] || return 1
+	mapfile -t old < <(find "$dir/applied" -type f | LC_ALL=C sort)
+	while [ "$i" -lt "${#old[@]}" ] && [ "$i" -lt "${#stack[@]}" ] &&
+		cmp -s "${old[$i]}" "${stack[$i]}"; do
+		i=$((i + 1))
+	done
+	for ((j = ${#old[@]} - 1; j >= i; j--)); do
+		log "reversing ${old[$j]##*/}"
+		patch -d "$src" -p1 -R -s -E < "${old[$j]}" || return 1
+		rm -f "${old[$j]}"
+	done
+	apply_from "$i"
+}
+
+# apply_from N: apply ${stack[@]} from the Nth on, recording each in
+# $dir/applied.
+apply_from() {
+	local i
+
+	mkdir -p "$dir/applied"
+	for ((i = $1; i < ${#stack[@]}; i++)); do
+		log "applying ${stack[$i]##*/}"
+		patch -d "$src" -p1 -s < "${stack[$i]}" || return 1
+		cp "${stack[$i]}" "$dir/applied/$(printf %04d "$i")-${stack[$i]##*/}"
+	done
+}
+
 if [ "$(cat "$dir/.key" 2> /dev/null)" != "$key" ]; then
-	[ ! -e "$dir/.key" ] || log "source, series or config changed: rebuilding in $dir"
-	rm -rf "$src" "$out" "$dir/.extracted" "$dir/.built"
+	rm -f "$dir/.built"
+	if [ -f "$dir/.extracted" ] &&
+		[ "$(cat "$dir/.source" 2> /dev/null)" = "$src_version" ] && repatch; then
+		log "series or config changed: patched in place, rebuilding what changed in $dir"
+	else
+		[ ! -e "$dir/.key" ] || log "source, series or config changed: rebuilding in $dir"
+		rm -rf "$src" "$out" "$dir/.extracted" "$dir/applied"
+	fi
 	echo "$key" > "$dir/.key"
 fi
 
 if [ ! -f "$dir/.extracted" ]; then
-	rm -rf "$src" "$out"
+	rm -rf "$src" "$out" "$dir/applied"
 	mkdir -p "$src"
 	log "extracting $tarball"
 	tar -xf "$tarball" -C "$src" --strip-components=1
-	if [ -f "$series_dir/series" ]; then
-		while read -r p; do
-			case "$p" in ''|'#'*) continue ;; esac
-			log "applying $p"
-			patch -d "$src" -p1 -s < "$series_dir/$p"
-		done < "$series_dir/series"
-	fi
+	apply_from 0 || die "the series does not apply to $tarball"
+	echo "$src_version" > "$dir/.source"
 	touch "$dir/.extracted"
 fi
 

@@ -9,11 +9,58 @@
 # $tests_dir: tests/lib.sh's.
 # shellcheck disable=SC2154
 
-# need_kernel CONFIG: build (or reuse) the test kernel of that config into
-# $kbuild, for Linux $KMS_KERNEL (6.12 by default); the test is skipped
-# where that linux-source is not installed.  KMS_TOOLCHAIN=llvm (or
-# thinlto) builds CONFIG-llvm.config instead, skipping where there is none;
-# ${kmake_vars[@]} the make variables it was built with.  kernel_in_run CONFIG: whether this run
+# fragment_serves BUILT WANTED: whether the kernel of fragment BUILT
+# (tests/kernel/configs/BUILT.config) is a WANTED kernel too: it is WANTED,
+# or it starts from WANTED's fragment ("#include"), as small-dwarf starts
+# from small.  One build then serves the tests of both (CI's time).
+fragment_serves() {
+	local inc
+
+	[ "$1" = "$2" ] && return 0
+	while read -r inc; do
+		[ "$inc" != "$1" ] && fragment_serves "$inc" "$2" && return 0
+	done < <(sed -n 's/^#include[[:space:]]\+\([^[:space:]]*\)\.config$/\1/p' \
+		"$tests_dir/kernel/configs/$1.config" 2> /dev/null)
+	return 1
+}
+
+# run_configs: the configs this run builds for Linux $KMS_KERNEL and
+# $KMS_TOOLCHAIN, from $KMS_RUN_KERNELS (VERSION/TOOLCHAIN/CONFIG words,
+# set by tests/run-tests.sh).
+run_configs() {
+	local k out=
+
+	for k in ${KMS_RUN_KERNELS:-}; do
+		case $k in
+		"${KMS_KERNEL:-6.12}/${KMS_TOOLCHAIN:-gcc}/"*) out="$out ${k##*/}" ;;
+		esac
+	done
+	echo "${out# }"
+}
+
+# serving_config WANTED: the config of this run that serves WANTED,
+# WANTED itself first; false if none does.  A test run by hand (no
+# $KMS_RUN_KERNELS) is served by WANTED itself.
+serving_config() {
+	local c suffix=${KMS_TOOLCHAIN:+-$KMS_TOOLCHAIN} configs
+
+	[ -n "${KMS_RUN_KERNELS:-}" ] || { echo "$1"; return 0; }
+	configs=$(run_configs)
+	for c in $configs; do
+		[ "$c" = "$1" ] && { echo "$c"; return 0; }
+	done
+	for c in $configs; do
+		fragment_serves "$c$suffix" "$1$suffix" && { echo "$c"; return 0; }
+	done
+	return 1
+}
+
+# need_kernel CONFIG: build (or reuse) the test kernel of that config, or
+# of this run's config that serves it, into $kbuild, for Linux $KMS_KERNEL
+# (6.12 by default); the test is skipped where that linux-source is not
+# installed.  KMS_TOOLCHAIN=llvm (or thinlto) builds CONFIG-llvm.config
+# instead, skipping where there is none; ${kmake_vars[@]} the make
+# variables it was built with.  kernel_in_run CONFIG: whether this run
 # builds that config (if not, why, on stdout), building nothing.
 kernel_in_run() {
 	local config=$1${KMS_TOOLCHAIN:+-$KMS_TOOLCHAIN}
@@ -24,13 +71,10 @@ kernel_in_run() {
 	}
 	# tests/run-tests.sh builds only some configs of the other versions
 	# and toolchains.
-	case " ${KMS_KERNEL_CONFIGS:-$1} " in
-	*" $1 "*) ;;
-	*)
-		echo "Linux ${KMS_KERNEL:-6.12} $config: not built in this run (KMS_KERNEL_CONFIGS=$KMS_KERNEL_CONFIGS)"
+	serving_config "$1" > /dev/null || {
+		echo "Linux ${KMS_KERNEL:-6.12} $config: not built in this run (KMS_RUN_KERNELS=$KMS_RUN_KERNELS)"
 		return 1
-		;;
-	esac
+	}
 	[ -f "$tests_dir/kernel/configs/$config.config" ] || {
 		echo "no $config config (KMS_TOOLCHAIN=$KMS_TOOLCHAIN)"
 		return 1
@@ -41,6 +85,7 @@ need_kernel() {
 	local config=$1${KMS_TOOLCHAIN:+-$KMS_TOOLCHAIN}
 
 	kernel_in_run "$1" || exit 77
+	config=$(serving_config "$1")${KMS_TOOLCHAIN:+-$KMS_TOOLCHAIN}
 	kbuild=$("$tests_dir/kernel/build.sh" "$config") || {
 		fail "kernel build ($config)"
 		exit 1

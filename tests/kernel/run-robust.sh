@@ -146,7 +146,7 @@ echo "@@@ dmesg"
 dmesg
 GUEST
 make_initramfs initrd-kmemleak.gz guest-kmemleak.sh
-if boot "$kbuild/arch/x86/boot/bzImage" initrd-kmemleak.gz kmemleak nokaslr; then
+if boot "$kbuild/arch/x86/boot/bzImage" initrd-kmemleak.gz kmemleak nokaslr kmemleak=on; then
 	[ "$(cat kmemleak/lines)" -gt 20000 ] || fail "/proc/kallmodsyms: $(cat kmemleak/lines) lines"
 	if [ -s kmemleak/kmemleak ]; then
 		cat kmemleak/kmemleak >&2

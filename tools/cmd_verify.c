@@ -4,8 +4,11 @@
  * range lies inside one of the image's executable sections (code such as
  * .altinstr_replacement holds no symbols, so that is not asked).  With the
  * build's maps (--build-dir or --map): the tables are regenerated from them
- * and every text symbol's annotation compared.  Exit 0 when they agree;
- * the first disagreements are printed.
+ * and every text symbol's annotation compared; then, in a configured
+ * tree, regenerated once more with the modularity analysis, to name the
+ * built-in "modules" that can never be modules (modules.builtin lists them
+ * because their code says MODULE_LICENSE()).  Exit 0 when all agree; the
+ * first disagreements are printed.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -66,12 +69,13 @@ struct verify_settings {
 	const char *map;
 	const char *o_map;
 	const char *builtin;
+	bool no_modularity;
 };
 
 /* The tables kallmodsyms-gen makes of the build, into *@ret. */
 static struct kms_error *regenerate(struct inspector *in,
 				    const struct verify_settings *o,
-				    struct kms_tables **ret)
+				    bool modularity, struct kms_tables **ret)
 {
 	struct kms_gen_options gen = { .vmlinux = in->vmlinux };
 	const char *slash = strrchr(in->vmlinux, '/');
@@ -92,6 +96,7 @@ static struct kms_error *regenerate(struct inspector *in,
 	gen.map = o->map ? o->map : map;
 	gen.o_map = o->o_map;
 	gen.builtin = o->builtin;
+	gen.modularity = modularity;
 	if (!dir || !gen.map)
 		return &kms_error_nomem;
 	err = kms_generate(&gen, &blob, &size, NULL);
@@ -103,21 +108,22 @@ static struct kms_error *regenerate(struct inspector *in,
 }
 
 /*
- * Compare every text symbol's annotation in the tables and in @fresh; the
- * first disagreements are printed (after @bad earlier ones).  Returns the
- * disagreements, @bad included.
+ * Compare every text symbol's annotation in the tables and in @fresh, which
+ * @who says; the first disagreements are printed (after @bad earlier ones),
+ * one line for each run of symbols that disagree the same way when
+ * @runs.  Returns the disagreements, @bad included.
  */
 static size_t compare(struct inspector *in, const struct kms_tables *fresh,
-		      size_t bad, size_t *compared)
+		      const char *who, bool runs, size_t bad, size_t *compared)
 {
 	uint32_t c1 = KMS_NONE, c2 = KMS_NONE;
 	uint64_t text = in->syms->text_address;
+	char pa[4096], pb[4096], last[8192] = "";
 	size_t i;
 
 	for (i = 0; i < in->syms->nr; i++) {
 		const struct kms_symbol *sym = &in->syms->syms[i];
 		uint32_t a, b;
-		char pa[4096], pb[4096];
 
 		if (!kms_is_text_type(sym->type))
 			continue;
@@ -127,16 +133,54 @@ static size_t compare(struct inspector *in, const struct kms_tables *fresh,
 		/* Compare what they print, not table indices. */
 		kms_format_object(pa, sizeof(pa), in->tables, a, false);
 		kms_format_object(pb, sizeof(pb), fresh, b, false);
-		if (!strcmp(pa, pb) || bad++ >= MAX_REPORTED)
+		if (!strcmp(pa, pb)) {
+			last[0] = '\0';
+			continue;
+		}
+		if (runs) {
+			char pair[sizeof(last)];
+
+			snprintf(pair, sizeof(pair), "%s\n%s", pa, pb);
+			if (!strcmp(pair, last))
+				continue;
+			strcpy(last, pair);
+		}
+		if (bad++ >= MAX_REPORTED)
 			continue;
 		printf("%016llx %s: the tables say ",
 		       (unsigned long long)sym->address, sym->name);
 		print_attr(in->tables, a);
-		fputs(", the build says ", stdout);
+		printf(", %s ", who);
 		print_attr(fresh, b);
 		putchar('\n');
 	}
 	return bad;
+}
+
+/*
+ * The objects the tables put in built-in modules that Kconfig and the
+ * Makefiles say can never be modules: one line for each (its first
+ * symbol).  Returns how many, 0 also where the tree is not configured.
+ */
+static struct kms_error *check_modularity(struct inspector *in,
+					  const struct verify_settings *o,
+					  size_t *ret_bad)
+{
+	struct kms_tables *judged;
+	struct kms_error *err;
+	size_t compared = 0;
+
+	err = regenerate(in, o, true, &judged);
+	if (err)
+		return err;
+	*ret_bad = compare(in, judged, "Kconfig and the Makefiles say",
+			   true, 0, &compared);
+	kms_tables_destroy(judged);
+	if (*ret_bad)
+		printf("%zu objects that can never be modules are in modules.builtin: "
+		       "their sources say MODULE_LICENSE() (kallmodsyms-audit lists them)\n",
+		       *ret_bad);
+	return NULL;
 }
 
 static int run(struct inspector *in, const void *settings, int argc,
@@ -146,16 +190,17 @@ static int run(struct inspector *in, const void *settings, int argc,
 	bool with_build = o->build_dir || o->map;
 	struct kms_tables *fresh;
 	struct kms_error *err;
-	size_t bad, compared = 0;
+	size_t bad, not_modules = 0, compared = 0;
 
 	(void)argc;
 	(void)argv;
 	bad = check_structure(in);
 	if (with_build) {
-		err = regenerate(in, o, &fresh);
+		err = regenerate(in, o, false, &fresh);
 		if (err)
 			return inspector_fail(err);
-		bad = compare(in, fresh, bad, &compared);
+		bad = compare(in, fresh, "the build says", false, bad,
+			      &compared);
 		kms_tables_destroy(fresh);
 	}
 	if (bad > MAX_REPORTED)
@@ -163,7 +208,12 @@ static int run(struct inspector *in, const void *settings, int argc,
 	if (!bad)
 		printf("agree: %u ranges%s%zu text symbols compared with the build\n",
 		       in->tables->nr_ranges, with_build ? ", " : "; ", compared);
-	return bad ? 1 : 0;
+	if (with_build && !bad && !o->no_modularity) {
+		err = check_modularity(in, o, &not_modules);
+		if (err)
+			return inspector_fail(err);
+	}
+	return bad || not_modules ? 1 : 0;
 }
 
 static struct verify_settings settings;
@@ -189,11 +239,19 @@ static const struct command_option option_builtin = {
 	.name = "builtin", VERIFY(builtin),
 };
 
+static const struct command_option option_no_modularity = {
+	.name = "no-modularity", .set = option_set_true,
+	.offset = offsetof(struct verify_settings, no_modularity),
+	.help = "      --no-modularity     do not ask Kconfig and the Makefiles which\n"
+		"                          built-in modules can never be modules\n",
+};
+
 const struct command command_verify = {
 	.name = "verify", .run = run, .args = "",
 	.help = "do the tables agree with VMLINUX (and its build)?",
 	.options = (const struct command_option *const[]){
 		&option_tables, &option_symbols, &option_build_dir,
-		&option_map, &option_o_map, &option_builtin, NULL },
+		&option_map, &option_o_map, &option_builtin,
+		&option_no_modularity, NULL },
 	.settings = &settings,
 };

@@ -55,10 +55,13 @@ static void usage(FILE *f)
 		"      --ranges FILE     modules.builtin.ranges (--dwarf): which code\n"
 		"                        is in which module; without it only\n"
 		"                        single-object modules are found\n"
-		"      --no-modularity   take modules.builtin's word for what is a\n"
-		"                        module instead of evaluating Kconfig and the\n"
-		"                        Makefiles (kconfig's answer is kept for the\n"
-		"                        next run in DIR/.tmp_kallmodsyms_bools)\n"
+		"      --modularity      judge what can be a module by the tree's\n"
+		"                        Kconfig and Makefiles (DIR has a .config),\n"
+		"                        not by modules.builtin alone: for trees whose\n"
+		"                        non-modules still say MODULE_LICENSE()\n"
+		"                        (kconfig's answer is kept for the next run\n"
+		"                        in DIR/.tmp_kallmodsyms_bools)\n"
+		"      --no-modularity   modules.builtin's word (the default)\n"
 		"      --pad-to SIZE     object: make the note section SIZE bytes\n"
 		"      --verify          write nothing; check that the note linked into\n"
 		"                        VMLINUX holds exactly the tables VMLINUX and its\n"
@@ -107,6 +110,7 @@ static const struct option longopts[] = {
 	{ "o-map", required_argument, NULL, 'M' },
 	{ "builtin", required_argument, NULL, 'B' },
 	{ "srctree", required_argument, NULL, 'S' },
+	{ "modularity", no_argument, NULL, 'U' },
 	{ "no-modularity", no_argument, NULL, 'N' },
 	{ "dwarf", no_argument, NULL, 'D' },
 	{ "modinfo", required_argument, NULL, 'I' },
@@ -146,7 +150,8 @@ static int parse_options(int argc, char **argv, struct cli *cli)
 		case 'M': opts->o_map = optarg; break;
 		case 'B': opts->builtin = optarg; break;
 		case 'S': opts->srctree = optarg; break;
-		case 'N': opts->no_modularity = true; break;
+		case 'U': opts->modularity = true; break;
+		case 'N': opts->modularity = false; break;
 		case 'D': opts->dwarf = true; break;
 		case 'I': opts->modinfo = optarg; break;
 		case 'R': opts->ranges = optarg; break;

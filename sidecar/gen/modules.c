@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The build-tree modules phase: each object's built-in modules are the
- * KBUILD_MODFILE its .cmd file names that modules.builtin lists, less
- * those the Kconfig/Makefile modularity analysis says it could never have
- * been built as.  Each object's module list, sorted, gets an id in
+ * KBUILD_MODFILE its .cmd file names that modules.builtin lists (with
+ * --modularity, less those the Kconfig/Makefile modularity analysis says
+ * it could never have been built as).  Each object's module list, sorted, gets an id in
  * gen.modlists, whichever input mode gave it.
  */
 #include <stdio.h>
@@ -134,9 +134,10 @@ struct kms_error *gen_objects_modules(struct gen *g, gen_modules_fn *list)
 }
 
 /*
- * Decide modularity from the tree's Kconfig and Makefiles when the build
- * tree is a configured kernel tree (it has a .config); a synthetic tree
- * without one trusts modules.builtin.
+ * With --modularity, decide modularity from the tree's Kconfig and
+ * Makefiles when the build tree is a configured kernel tree (it has a
+ * .config); otherwise, and for a synthetic tree without one, trust
+ * modules.builtin.
  */
 static struct kms_error *analyse_modularity(struct gen *g)
 {
@@ -145,7 +146,7 @@ static struct kms_error *analyse_modularity(struct gen *g)
 	char *config = NULL, *source = NULL, *srctree = NULL, *cache = NULL;
 	struct kms_error *err = NULL;
 
-	if (o->no_modularity)
+	if (!o->modularity)
 		return NULL;
 	if (asprintf(&config, "%s/.config", o->build_dir) < 0)
 		return &kms_error_nomem;

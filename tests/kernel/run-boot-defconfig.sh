@@ -38,14 +38,15 @@ grep -v '^differ: ' compare
 # What Kconfig and the Makefiles take out of modules.builtin: every such
 # module's annotations disappear, and nothing else changes but {objfile}
 # names added where core code now collides.
-kms_gen -q -e -f sidecar -o explained.kms "$kbuild/vmlinux" > explain ||
-	fail "generate --explain"
+kms_gen -q --modularity -e -f sidecar -o explained.kms "$kbuild/vmlinux" > explain ||
+	fail "generate --modularity --explain"
+kms list -t explained.kms "$kbuild/vmlinux" > list-judged || fail "list --modularity tables"
 grep -o 'not a module: .*' explain | grep -o '\[[^]]*\]' | tr -d '[]' |
 	sort -u > dropped
 echo "modules.builtin entries that are not modules: $(wc -l < dropped)"
 grep -qx bool_notmod dropped || fail "bool_notmod was not taken out"
 grep -qx ext4 dropped && fail "ext4 was taken out"
-paste -d '\n' list-builtin nokaslr/list | gawk -v dropped=dropped '
+paste -d '\n' list-builtin list-judged | gawk -v dropped=dropped '
 	BEGIN { while ((getline m < dropped) > 0) gone["[" m "]"] = 1 }
 	NR % 2 { old = $0; next }
 	old == $0 { next }

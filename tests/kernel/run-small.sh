@@ -25,29 +25,34 @@ kms list -S symtab -t small.kms "$kbuild/vmlinux" > list-symtab ||
 assert_same list list-symtab "kallsyms tables vs symbol table"
 [ "$(wc -l < list)" -gt 20000 ] || fail "list is too short: $(wc -l < list) lines"
 
-# Taking modules.builtin's word, every text symbol's module set equals
-# modules.builtin.ranges' (6.12; 6.1 writes no such file).
+# modules.builtin's word is the default, as kbuild links the tables: every
+# text symbol's module set equals modules.builtin.ranges' (6.12; 6.1
+# writes no such file).
 kms_gen -q --no-modularity -f sidecar -o builtin.kms "$kbuild/vmlinux" ||
 	fail "generate --no-modularity"
-kms list -t builtin.kms "$kbuild/vmlinux" > list-builtin || fail "list"
+assert_same small.kms builtin.kms "the default vs --no-modularity"
 # (6.12 refuses CONFIG_BUILTIN_MODULE_RANGES under LTO.)
 if [ "${KMS_KERNEL:-6.12}" = 6.12 ] && [ "${KMS_TOOLCHAIN:-}" != thinlto ]; then
 	gawk -f "$tests_dir/kernel/compare-builtin-ranges.awk" \
 		"$kbuild/modules.builtin.ranges" "$kbuild/System.map" \
-		list-builtin > compare ||
+		list > compare ||
 		fail "disagreement with modules.builtin.ranges"
 	cat compare
 	grep -q '^agree [0-9]* of [0-9]*$' compare || fail "no comparison made"
 fi
 
-# Kconfig and the Makefiles take out of modules.builtin exactly the objects
-# that could never be modules: n_null.o comes with CONFIG_TTY and vgacon.o
-# with CONFIG_VGA_CONSOLE (bool), bool_notmod.o with the samples' bool.
-# Linux 6.1 has three more that later kernels no longer list: binfmt_elf.c,
-# freq_table.c and intel_pstate.c still had MODULE_LICENSE() then.
-kms_gen -q -e -f sidecar -o explained.kms "$kbuild/vmlinux" > explain ||
-	fail "generate --explain"
-assert_same small.kms explained.kms "tables with and without --explain"
+# With --modularity, Kconfig and the Makefiles take out of modules.builtin
+# exactly the objects that could never be modules: n_null.o comes with
+# CONFIG_TTY and vgacon.o with CONFIG_VGA_CONSOLE (bool), bool_notmod.o
+# with the samples' bool.  Linux 6.1 has three more that later kernels no
+# longer list: binfmt_elf.c, freq_table.c and intel_pstate.c still had
+# MODULE_LICENSE() then.
+kms_gen -q --modularity -f sidecar -o judged.kms "$kbuild/vmlinux" ||
+	fail "generate --modularity"
+kms_gen -q --modularity -e -f sidecar -o explained.kms "$kbuild/vmlinux" > explain ||
+	fail "generate --modularity --explain"
+assert_same judged.kms explained.kms "tables with and without --explain"
+kms list -t judged.kms "$kbuild/vmlinux" > list-judged || fail "list --modularity tables"
 case ${KMS_KERNEL:-6.12} in
 6.1)
 	cat > not-modules <<'EOF'
@@ -72,8 +77,8 @@ dropped=$(sed 's/.*\[\(.*\)\].*/\1/' not-modules | paste -sd '|')
 # ...and nothing else changes: a line differs only where those modules
 # were, or where a core symbol now needs its object's name to be told
 # apart from the code that became core (core_helper.o).
-[ "$(wc -l < list)" = "$(wc -l < list-builtin)" ] || fail "line counts differ"
-paste -d '\n' list-builtin list | gawk -v dropped="$dropped" '
+[ "$(wc -l < list)" = "$(wc -l < list-judged)" ] || fail "line counts differ"
+paste -d '\n' list list-judged | gawk -v dropped="$dropped" '
 	NR % 2 { old = $0; next }
 	old == $0 { next }
 	old ~ "\t\\[(" dropped ")\\]" { dropped_lines++; next }
@@ -142,11 +147,20 @@ EOF
 esac
 testrun_compare sh -c "grep -E ' (ext4_fill_super|jbd2_journal_start|crc32c|schedule|sha256_transform_blocks|sha256_update|do_one_initcall)(	|$)' list | cut -d' ' -f2-" < known
 
-# The inspector's verify agrees, against the image and against its build.
-kms verify -b "$kbuild" "$kbuild/vmlinux" > verify || fail "verify"
-testrun_compare sed -E 's/[0-9]+/N/g' verify <<'EOF'
+# The inspector's verify: the tables agree with the image and with its
+# build; then it names each object modules.builtin puts in a module that
+# Kconfig and the Makefiles say never is one, the same as --explain did,
+# and exits 1.
+kms verify -b "$kbuild" "$kbuild/vmlinux" > verify
+[ $? = 1 ] || fail "verify must exit 1: non-modules say MODULE_LICENSE()"
+testrun_compare sh -c "sed -E 's/[0-9]+/N/g' verify | grep -v ': the tables say'" <<'EOF'
 agree: N ranges, N text symbols compared with the build
+N objects that can never be modules are in modules.builtin: their sources say MODULE_LICENSE() (kallmodsyms-audit lists them)
 EOF
+sed -n 's/.*: the tables say \[\([^]]*\)\].*, Kconfig and the Makefiles say .*/\1/p' verify |
+	sort > verify-modules
+sed 's/.*\[\(.*\)\].*/\1/' not-modules | sort > explain-modules
+assert_same explain-modules verify-modules "verify's non-modules vs --explain's"
 
 # The note kbuild linked in holds the same tables, and a second, appended
 # note is refused.

@@ -118,12 +118,11 @@ drivers/video/console/vgacon.c	CONFIG_VGA_CONSOLE is bool	MODULE_LICENSE("GPL")	
 samples/kallmodsyms/bool_notmod.c	CONFIG_SAMPLE_KALLMODSYMS_BOOL is bool	MODULE_LICENSE("GPL")	GPL-2.0	agree	MODULE_DESCRIPTION
 EOF
 
-# kconfig's answer is kept in the build tree for the next run on the same
-# config (kbuild runs the generator three times per link); a cache of
-# another key is not used.
+# kconfig's answer is kept in the build tree for the next --modularity run
+# on the same config; a cache of another key is not used.
 cache=$kbuild/.tmp_kallmodsyms_bools
 modularity_line() {
-	kms_gen -s -f sidecar -o "$tmp/$1.kms" "$kbuild/vmlinux" 2>&1 |
+	kms_gen -s --modularity -f sidecar -o "$tmp/$1.kms" "$kbuild/vmlinux" 2>&1 |
 		grep '^modularity'
 }
 rm -f "$cache"

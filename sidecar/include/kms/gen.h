@@ -28,10 +28,17 @@ struct kms_gen_options {
 	/*
 	 * The kernel sources, for the modularity analysis (kms/modularity.h);
 	 * NULL: the build tree's "source" link, or the build tree itself.
-	 * The analysis runs when the build tree has a .config.
 	 */
 	const char *srctree;
-	bool no_modularity;		/* trust modules.builtin alone */
+	/*
+	 * Judge which objects can be modules by the tree's Kconfig and
+	 * Makefiles (kms/modularity.h), when the build tree has a .config,
+	 * instead of by modules.builtin alone: for trees whose non-modules
+	 * still say MODULE_LICENSE().  Off by default, and off in kbuild:
+	 * modules.builtin is the kernel's one definition of a built-in
+	 * module, and a tree fixed at the source makes it right.
+	 */
+	bool modularity;
 	/*
 	 * No build tree: objects from the compile units of VMLINUX's DWARF,
 	 * modules from modules.builtin (builtin), modules.builtin.modinfo

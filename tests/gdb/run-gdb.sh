@@ -164,8 +164,8 @@ kms_sample_show [kms_sample_b]
 kms_sample_show [kms_sample_c] {c_main.o}
 kms_sample_show [kms_sample_c] {one/util.o}
 kms_sample_show [kms_sample_c] {two/util.o}
-kms_sample_show {bool_notmod.o}
-kms_sample_show {core_helper.o}
+kms_sample_show [bool_notmod]
+kms_sample_show
 EOF
 # gdb's own words, which depend on whether the vmlinux has DWARF.
 if readelf -S "$vmlinux" | grep -q ' \.debug_info '; then

@@ -464,28 +464,46 @@ static void write_patch(FILE *f, const struct series *s, size_t number,
 	fputs("-- \nkallmodsyms-audit " KMS_VERSION_STRING "\n\n", f);
 }
 
+/* Which of the cover letter's counts @reason goes into. */
+static size_t reason_class(const char *reason)
+{
+	if (strstr(reason, "(part of "))
+		return 1;
+	if (strstr(reason, " is bool"))
+		return 0;
+	if (strstr(reason, "obj-y"))
+		return 2;
+	if (strstr(reason, "lib-y"))
+		return 3;
+	return 4;
+}
+
 /* The cover letter: why, the counts, the files left alone. */
 static void write_cover(FILE *f, const struct series *s)
 {
-	size_t i, files = 0, refused = 0, bools = 0, parts = 0;
+	static const char *const classes[] = {
+		"their Kconfig symbol is bool", "part of a built-in composite",
+		"always built in (obj-y)", "in lib.a (lib-y)", "other reasons",
+	};
+	size_t i, files = 0, refused = 0, counts[5] = { 0 };
 
 	for (i = 0; i < s->nr; i++) {
 		const struct item *it = &s->items[i];
 
 		refused += it->refusal != NULL;
 		files += !it->refusal;
-		bools += !it->refusal && strstr(it->f->reason, " is bool");
-		parts += !it->refusal && strstr(it->f->reason, "(part of ");
+		if (!it->refusal)
+			counts[reason_class(it->f->reason)]++;
 	}
 	header(f, s, 0, "kbuild: " SUBJECT);
 	fprintf(f, "%s\nThis series removes MODULE_LICENSE() from %zu file%s "
-		"that can never\nbe modules, in %zu patch%s, one per %s.\n"
-		"Their Kconfig symbol is bool for %zu, %zu %s part of a "
-		"composite\nobject; the others are always built in or in "
-		"lib.a.\n", why_text, files, files == 1 ? "" : "s",
-		s->nr_groups, s->nr_groups == 1 ? "" : "es",
-		s->no_maintainers ? "directory" : "MAINTAINERS section",
-		bools, parts, parts == 1 ? "is" : "are");
+		"that can never\nbe modules, in %zu patch%s, one per %s:\n\n",
+		why_text, files, files == 1 ? "" : "s", s->nr_groups,
+		s->nr_groups == 1 ? "" : "es",
+		s->no_maintainers ? "directory" : "MAINTAINERS section");
+	for (i = 0; i < 5; i++)
+		if (counts[i])
+			fprintf(f, "  %-30s %zu\n", classes[i], counts[i]);
 	if (refused)
 		fprintf(f, "\n%zu file%s left alone, to be changed by hand:\n\n",
 			refused, refused == 1 ? " is" : "s are");
@@ -642,7 +660,8 @@ static struct kms_error *make_tmp(struct series *s)
 	if (asprintf(&tmp, "%s.tmp.XXXXXX", s->o->dir) < 0)
 		return &kms_error_nomem;
 	if (!mkdtemp(tmp))
-		return kms_error_errno(tmp, "cannot create");
+		return kms_error_errno(s->o->dir, "cannot create a directory "
+				       "beside it");
 	s->tmp = realpath(tmp, NULL);
 	if (!s->tmp) {
 		rmdir(tmp);
@@ -704,13 +723,13 @@ struct kms_error *patches_write(const struct patches_options *o,
 	find_date(&s);
 	err = find_author(o, &s.author);
 	if (!err)
+		err = make_tmp(&s);
+	if (!err)
 		err = check_tree(&s);
 	if (!err)
 		err = prepare(&s, findings, n);
 	if (!err)
 		err = group_items(&s);
-	if (!err)
-		err = make_tmp(&s);
 	if (!err)
 		err = write_series(&s);
 	if (err && s.tmp)

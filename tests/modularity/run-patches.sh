@@ -289,6 +289,12 @@ series s3 bare "2 patches, 3 files, 2 left alone" "kallmodsyms-audit: $tmp/bare/
 $expected_warnings"
 grep -q '^Cc:' s3/*.patch && fail "Cc lines without MAINTAINERS"
 
+# Without --author: $GIT_AUTHOR_NAME and _EMAIL.
+audit -b obj -S src --patches s5 > /dev/null 2>&1 || fail "--patches s5"
+testrun_compare sed -n 2p s5/0000-cover-letter.patch <<'EOF_A'
+From: Ignored <ignored@example.org>
+EOF_A
+
 # Bad input: one line, nothing written.
 testrun_error 1 "kallmodsyms-audit: s1: exists; the series goes into a new directory" \
 	audit -b obj -S src --patches s1

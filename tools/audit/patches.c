@@ -31,6 +31,7 @@ struct item {
 	char *text;		/* the source */
 	struct removal r;
 	const char *refusal;	/* not rewritten, and why */
+	bool duplicate;		/* the same file as the item before */
 	char key[PATH_MAX];	/* its group */
 };
 
@@ -73,37 +74,47 @@ static void warn(const struct series *s, const char *fmt, ...)
 	putc('\n', s->o->warnings);
 }
 
+/* The first line of "git config @key", or NULL (no git, no value). */
+static char *git_config(const char *key)
+{
+	char *argv[] = { "git", "config", (char *)key, NULL };
+	struct kms_run_output run;
+	struct kms_error *err = kms_run(argv, NULL, NULL, &run);
+	char *value = NULL;
+
+	if (err) {
+		kms_error_destroy(err);
+		return NULL;
+	}
+	if (!run.status && run.out_len > 1)
+		value = strndup(run.out, strcspn(run.out, "\n"));
+	kms_run_output_release(&run);
+	return value;
+}
+
 /* "Name <email>": the option, the environment, git config, a default. */
 static struct kms_error *find_author(const struct patches_options *o,
 				     char **ret)
 {
 	const char *name = getenv("GIT_AUTHOR_NAME");
 	const char *email = getenv("GIT_AUTHOR_EMAIL");
-	char *argv_name[] = { "git", "config", "user.name", NULL };
-	char *argv_email[] = { "git", "config", "user.email", NULL };
-	struct kms_run_output rn = { 0 }, re = { 0 };
+	_cleanup_free_ char *git_name = NULL, *git_email = NULL;
 	char *author = NULL;
 
+	if (!o->author && !(name && *name && email && *email)) {
+		git_name = git_config("user.name");
+		git_email = git_config("user.email");
+		name = git_name;
+		email = git_email;
+	}
 	if (o->author)
 		author = strdup(o->author);
-	else if (name && *name && email && *email) {
+	else if (name && email) {
 		if (asprintf(&author, "%s <%s>", name, email) < 0)
-			author = NULL;
-	} else if (!kms_run(argv_name, NULL, NULL, &rn) &&
-		   !kms_run(argv_email, NULL, NULL, &re) &&
-		   !rn.status && !re.status && rn.out_len > 1 &&
-		   re.out_len > 1) {
-		if (asprintf(&author, "%.*s <%.*s>",
-			     (int)strcspn(rn.out, "\n"), rn.out,
-			     (int)strcspn(re.out, "\n"), re.out) < 0)
 			author = NULL;
 	} else {
 		author = strdup(DEFAULT_AUTHOR);
 	}
-	if (rn.out || rn.err)
-		kms_run_output_release(&rn);
-	if (re.out || re.err)
-		kms_run_output_release(&re);
 	if (!author)
 		return &kms_error_nomem;
 	*ret = author;
@@ -167,7 +178,17 @@ static char *area_name(const char *dir)
 	return strdup(slash ? slash + 1 : dir);
 }
 
-/* Read each file and find its removal; the refusals are warned about. */
+static int compare_items(const void *a, const void *b)
+{
+	return strcmp(((const struct item *)a)->f->source,
+		      ((const struct item *)b)->f->source);
+}
+
+/*
+ * Read each file and find its removal, in the order of their paths; the
+ * refusals are warned about.  A file found twice (for two architectures)
+ * is rewritten once.
+ */
 static struct kms_error *prepare(struct series *s,
 				 const struct patch_finding *f, size_t n)
 {
@@ -177,28 +198,27 @@ static struct kms_error *prepare(struct series *s,
 	s->items = calloc(n ? n : 1, sizeof(*s->items));
 	if (!s->items)
 		return &kms_error_nomem;
-	for (i = 0; i < n; i++) {
-		struct item *it = &s->items[s->nr++];
+	for (i = 0; i < n; i++)
+		s->items[s->nr++].f = &f[i];
+	qsort(s->items, s->nr, sizeof(*s->items), compare_items);
+	for (i = 0; i < s->nr; i++) {
+		struct item *it = &s->items[i];
 		_cleanup_free_ char *path = NULL;
 
-		it->f = &f[i];
-		if (asprintf(&path, "%s/%s", s->o->srctree, f[i].source) < 0)
+		it->duplicate = i && !strcmp(it->f->source, it[-1].f->source);
+		if (it->duplicate)
+			continue;
+		if (asprintf(&path, "%s/%s", s->o->srctree, it->f->source) < 0)
 			return &kms_error_nomem;
 		err = kms_read_file(path, 0, &it->text, &size);
 		if (err)
 			return err;
 		it->refusal = removal_find(it->text, &it->r);
 		if (it->refusal)
-			warn(s, "%s: %s: not rewritten", f[i].source,
+			warn(s, "%s: %s: not rewritten", it->f->source,
 			     it->refusal);
 	}
 	return NULL;
-}
-
-static int compare_items(const void *a, const void *b)
-{
-	return strcmp(((const struct item *)a)->f->source,
-		      ((const struct item *)b)->f->source);
 }
 
 static struct group *group_of(struct series *s, const char *key)
@@ -304,14 +324,14 @@ static struct kms_error *group_items(struct series *s)
 {
 	size_t i;
 
-	qsort(s->items, s->nr, sizeof(*s->items), compare_items);
 	for (i = 0; i < s->nr; i++) {
 		struct item *it = &s->items[i];
-		long section = maintainers_section(s->m, it->f->source);
+		long section;
 		struct group *g;
 
-		if (it->refusal)
+		if (it->refusal || it->duplicate)
 			continue;
+		section = maintainers_section(s->m, it->f->source);
 		if (section >= 0)
 			snprintf(it->key, sizeof(it->key), "%s",
 				 maintainers_name(s->m, section));
@@ -490,6 +510,8 @@ static void write_cover(FILE *f, const struct series *s)
 	for (i = 0; i < s->nr; i++) {
 		const struct item *it = &s->items[i];
 
+		if (it->duplicate)
+			continue;
 		refused += it->refusal != NULL;
 		files += !it->refusal;
 		if (!it->refusal)
@@ -738,6 +760,8 @@ struct kms_error *patches_write(const struct patches_options *o,
 		memset(ret, 0, sizeof(*ret));
 		ret->patches = s.nr_groups;
 		for (i = 0; i < s.nr; i++) {
+			if (s.items[i].duplicate)
+				continue;
 			ret->refused += s.items[i].refusal != NULL;
 			ret->files += !s.items[i].refusal;
 		}

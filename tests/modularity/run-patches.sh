@@ -98,7 +98,7 @@ cp -r src pristine
 
 expected_warnings="kallmodsyms-audit: b/bcomp_x.c: MODULE_LICENSE() inside #ifdef MODULE: not rewritten
 kallmodsyms-audit: dtri/in_tri_dir.c: MODULE_LICENSE() inside a macro: not rewritten"
-export GIT_AUTHOR_NAME='Ignored' GIT_AUTHOR_EMAIL='ignored@example.org'
+export GIT_AUTHOR_NAME='Env Author' GIT_AUTHOR_EMAIL='env@example.org'
 series() { # DIR TREE: write the series, check what is said on the way
 	audit -b obj -S "$2" --patches "$1" --author 'A U Thor <author@example.org>' \
 		> "$tmp/out" 2> "$tmp/err" || fail "--patches $1 exited $?"
@@ -292,7 +292,7 @@ grep -q '^Cc:' s3/*.patch && fail "Cc lines without MAINTAINERS"
 # Without --author: $GIT_AUTHOR_NAME and _EMAIL.
 audit -b obj -S src --patches s5 > /dev/null 2>&1 || fail "--patches s5"
 testrun_compare sed -n 2p s5/0000-cover-letter.patch <<'EOF_A'
-From: Ignored <ignored@example.org>
+From: Env Author <env@example.org>
 EOF_A
 
 # Bad input: one line, nothing written.

@@ -154,6 +154,15 @@ static void area_dir(const char *path, char *dir, size_t size)
 	snprintf(dir, size, "%.*s", (int)len, path);
 }
 
+/* area_dir() of a directory rather than of a file in it. */
+static void dir_area(const char *dir, char *out, size_t size)
+{
+	char file[PATH_MAX + 4];
+
+	snprintf(file, sizeof(file), "%s/x", dir);
+	area_dir(file, out, size);
+}
+
 /*
  * The subject's area for a directory from area_dir(): its last component,
  * spelt as the subsystem spells its prefix where that differs (PCI, ACPI,
@@ -268,9 +277,30 @@ static void common_dir(const struct group *g, char *dir, size_t size)
 }
 
 /*
+ * What tells @g apart from another group of its area, as subsystems
+ * write a driver's name after their prefix ("PCI: mobiveil"): the last
+ * component of its common directory when that is deeper than the area's,
+ * else the name of its one file less ".c"; NULL: nothing.
+ */
+static char *distinguisher(const struct group *g)
+{
+	char dir[PATH_MAX], cut[PATH_MAX];
+	const char *file = g->items[0]->f->source, *base;
+
+	common_dir(g, dir, sizeof(dir));
+	dir_area(dir, cut, sizeof(cut));
+	if (strlen(dir) > strlen(cut))
+		return strdup(strrchr(dir, '/') + 1);
+	if (g->nr != 1)
+		return NULL;
+	base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+	return strndup(base, strcspn(base, "."));
+}
+
+/*
  * The subject's area: area_name() of area_dir() of the files' common
- * directory; when another group has that area too, the whole common
- * directory, less a first component of drivers/ or arch/ ("clk/qcom").
+ * directory; when another group has that area too, ": " and the group's
+ * distinguisher() after it.
  */
 static struct kms_error *name_areas(struct series *s)
 {
@@ -279,27 +309,24 @@ static struct kms_error *name_areas(struct series *s)
 
 	for (i = 0; i < s->nr_groups; i++) {
 		common_dir(&s->groups[i], dir, sizeof(dir));
-		strcat(dir, "/x");
-		area_dir(dir, cut, sizeof(cut));
+		dir_area(dir, cut, sizeof(cut));
 		s->groups[i].area = area_name(cut);
 		if (!s->groups[i].area)
 			return &kms_error_nomem;
 	}
 	for (i = 0; i < s->nr_groups; i++) {
 		struct group *g = &s->groups[i];
-		const char *full = dir;
+		_cleanup_free_ char *tail = NULL;
 		bool shared = false;
 
 		for (j = 0; j < s->nr_groups; j++)
 			shared |= j != i && !strcmp(g->area, s->groups[j].area);
-		common_dir(g, dir, sizeof(dir));
-		if (!strncmp(dir, "drivers/", 8) || !strncmp(dir, "arch/", 5))
-			full = strchr(dir, '/') + 1;
-		if (!shared || !strchr(full, '/'))
+		if (!shared || !(tail = distinguisher(g)))
 			continue;
-		g->key2 = strdup(full);
-		if (!g->key2)
+		if (asprintf(&g->key2, "%s: %s", g->area, tail) < 0) {
+			g->key2 = NULL;
 			return &kms_error_nomem;
+		}
 	}
 	for (i = 0; i < s->nr_groups; i++) {
 		if (!s->groups[i].key2)

@@ -482,9 +482,8 @@ static struct kms_error *audit(const struct options *o,
 			       const struct kms_modularity *m,
 			       struct patch_list *list, size_t *ret_count)
 {
-	struct kms_error *err = NULL;
-
 	size_t i, n = kms_modularity_nr_objects(m), count = 0;
+	struct kms_error *err = NULL;
 
 	for (i = 0; i < n && !err; i++) {
 		enum kms_linkage linkage;

@@ -135,8 +135,8 @@ MODULE_LICENSE():
   a/always.c: always built (obj-y)
   a/b_bool.c: CONFIG_B_BOOL is bool
 
-Only MODULE_LICENSE() goes.  The other MODULE_*() tags some of these
-files carry write no file= record, so they make no module of a file;
+Only MODULE_LICENSE() goes.  The other MODULE_*() tags still here
+write no file= record, so they make no module of a file;
 taking them out too is another cleanup.  <linux/module.h> stays
 included: it declares those tags and module_init() and the like,
 which built-in code uses as well.
@@ -188,7 +188,7 @@ built-in module, and modprobe and every tool that reads
 modules.builtin or modules.builtin.ranges then believe that a module
 exists where there is none.
 
-None of these files can be built as a module, so remove their
+This file cannot be built as a module, so remove its
 MODULE_LICENSE():
 
   lib/libthing.c: lib-y: in lib.a, never a module

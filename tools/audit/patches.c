@@ -378,7 +378,7 @@ static struct kms_error *group_items(struct series *s)
 /* format-patch's file name: the subject, '-' for runs of other bytes. */
 static char *patch_file_name(size_t number, const char *area)
 {
-	char subject[256], name[80];
+	char subject[256], name[80], *file;
 	size_t i, j = 0;
 
 	snprintf(subject, sizeof(subject), "kbuild, %s: " SUBJECT, area);
@@ -394,13 +394,9 @@ static char *patch_file_name(size_t number, const char *area)
 	while (j && (name[j - 1] == '-' || name[j - 1] == '.'))
 		j--;
 	name[j] = '\0';
-	{
-		char *file;
-
-		if (asprintf(&file, "%04zu-%s.patch", number, name) < 0)
-			return NULL;
-		return file;
-	}
+	if (asprintf(&file, "%04zu-%s.patch", number, name) < 0)
+		return NULL;
+	return file;
 }
 
 static int digits(size_t n)
@@ -434,8 +430,8 @@ static const char why_text[] =
 	"exists where there is none.\n";
 
 static const char tags_text[] =
-	"Only MODULE_LICENSE() goes.  The other MODULE_*() tags some of these\n"
-	"files carry write no file= record, so they make no module of a file;\n"
+	"Only MODULE_LICENSE() goes.  The other MODULE_*() tags still here\n"
+	"write no file= record, so they make no module of a file;\n"
 	"taking them out too is another cleanup.  <linux/module.h> stays\n"
 	"included: it declares those tags and module_init() and the like,\n"
 	"which built-in code uses as well.\n";
@@ -446,8 +442,11 @@ static void body(FILE *f, const struct group *g)
 	bool tags = false;
 	size_t i;
 
-	fprintf(f, "%s\nNone of these files can be built as a module, so "
-		"remove their\nMODULE_LICENSE():\n\n", why_text);
+	fprintf(f, "%s\n%s", why_text, g->nr == 1 ?
+		"This file cannot be built as a module, so remove its\n"
+		"MODULE_LICENSE():\n\n" :
+		"None of these files can be built as a module, so remove their\n"
+		"MODULE_LICENSE():\n\n");
 	for (i = 0; i < g->nr; i++) {
 		const struct patch_finding *pf = g->items[i]->f;
 

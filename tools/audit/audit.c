@@ -21,6 +21,8 @@
 #include <kms/run.h>
 #include <kms/util.h>
 
+#include "patches.h"
+
 #define PROG "kallmodsyms-audit"
 
 struct options {
@@ -31,6 +33,14 @@ struct options {
 	bool objects;
 	bool count;
 	bool json;
+	const char *patches;	/* --patches DIR */
+	const char *author;
+};
+
+/* With --patches, the findings, kept for patches_write(). */
+struct patch_list {
+	struct patch_finding *f;
+	size_t nr, cap;
 };
 
 struct finding {
@@ -62,6 +72,11 @@ static void usage(FILE *f)
 		"                        builtin, lib or module (with its module)\n"
 		"  -c, --count           print only the number of files\n"
 		"  -j, --json            JSON output\n"
+		"      --patches DIR     write the series that removes their\n"
+		"                        MODULE_LICENSE() into DIR (new), one patch\n"
+		"                        per MAINTAINERS section, and a cover letter\n"
+		"      --author 'NAME <EMAIL>'  its author (default: $GIT_AUTHOR_NAME\n"
+		"                        and _EMAIL, else git config user.*)\n"
 		"  -h, --help            this text\n"
 		"\n"
 		"Output: FILE<TAB>why<TAB>MODULE_LICENSE string<TAB>SPDX<TAB>agreement\n"
@@ -428,13 +443,49 @@ static void print_objects(const struct options *o,
 		printf("%s]\n", n ? "\n" : "");
 }
 
+/* Keep a finding for --patches: @reason, @license, @tags are taken. */
+static struct kms_error *keep_finding(struct patch_list *list,
+				      const char *source, char **reason,
+				      char **license, char **tags)
+{
+	struct patch_finding *f;
+
+	if (KMS_RESERVE(list->f, list->cap, list->nr + 1))
+		return &kms_error_nomem;
+	f = &list->f[list->nr];
+	memset(f, 0, sizeof(*f));
+	f->source = strdup(source);
+	if (!f->source)
+		return &kms_error_nomem;
+	f->reason = *reason;
+	f->license = *license;
+	f->tags = *tags;
+	*reason = *license = *tags = NULL;
+	list->nr++;
+	return NULL;
+}
+
+static void patch_list_release(struct patch_list *list)
+{
+	size_t i;
+
+	for (i = 0; i < list->nr; i++) {
+		free((char *)list->f[i].source);
+		free((char *)list->f[i].reason);
+		free((char *)list->f[i].license);
+		free((char *)list->f[i].tags);
+	}
+	free(list->f);
+}
+
 static struct kms_error *audit(const struct options *o,
 			       const struct kms_modularity *m,
-			       size_t *ret_count)
+			       struct patch_list *list, size_t *ret_count)
 {
 	size_t i, n = kms_modularity_nr_objects(m), count = 0;
+	struct kms_error *err = NULL;
 
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && !err; i++) {
 		enum kms_linkage linkage;
 		const char *obj = kms_modularity_object(m, i, &linkage);
 		char path[PATH_MAX], *text, *license, *tags, *spdx, *reason;
@@ -461,7 +512,12 @@ static struct kms_error *audit(const struct options *o,
 					"lib-y: in lib.a, never a module" :
 					"obj-y with every tristate at m");
 		count++;
-		if (o->count) {
+		if (list && reason) {
+			err = keep_finding(list, path + strlen(o->srctree) + 1,
+					   &reason, &license, &tags);
+		} else if (list) {
+			err = &kms_error_nomem;
+		} else if (o->count) {
 		} else if (o->json) {
 			printf("%s{\"source\": ", count > 1 ? ",\n " : "[");
 			json_string(stdout, path + strlen(o->srctree) + 1);
@@ -492,10 +548,27 @@ static struct kms_error *audit(const struct options *o,
 		free(tags);
 		free(text);
 	}
-	if (o->json && !o->count)
+	if (o->json && !o->count && !list)
 		printf("%s]\n", count ? "\n" : "[");
 	*ret_count = count;
-	return NULL;
+	return err;
+}
+
+/* --patches: the series, and one line saying what it holds. */
+static struct kms_error *write_patches(const struct options *o,
+				       const struct patch_list *list)
+{
+	struct patches_options po = {
+		.srctree = o->srctree, .dir = o->patches, .author = o->author,
+		.warnings = stderr, .prog = PROG,
+	};
+	struct patches_stats st;
+	struct kms_error *err = patches_write(&po, list->f, list->nr, &st);
+
+	if (!err)
+		printf("%s: %zu patches, %zu files, %zu left alone\n",
+		       o->patches, st.patches, st.files, st.refused);
+	return err;
 }
 
 /* The options into @o: -1, or the exit status for main() to return. */
@@ -509,6 +582,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "objects", no_argument, NULL, 'O' },
 		{ "count", no_argument, NULL, 'c' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "patches", required_argument, NULL, 'P' },
+		{ "author", required_argument, NULL, 'a' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -523,6 +598,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 		case 'O': o->objects = true; break;
 		case 'c': o->count = true; break;
 		case 'j': o->json = true; break;
+		case 'P': o->patches = optarg; break;
+		case 'a': o->author = optarg; break;
 		case 'h': usage(stdout); return 0;
 		default:
 			fprintf(stderr, "see " PROG " --help\n");
@@ -532,6 +609,11 @@ static int parse_args(int argc, char **argv, struct options *o)
 	if (optind != argc) {
 		fprintf(stderr, PROG ": unexpected argument %s; see " PROG
 			" --help\n", argv[optind]);
+		return 2;
+	}
+	if (o->patches && (o->objects || o->json || o->count)) {
+		fprintf(stderr, PROG ": --patches goes with none of --objects, "
+			"-j, -c\n");
 		return 2;
 	}
 	if (o->allmodconfig && !o->srctree) {
@@ -571,6 +653,7 @@ int main(int argc, char **argv)
 	struct kms_modularity_options mo = { 0 };
 	struct options o = { .build_dir = "." };
 	struct kms_modularity *m = NULL;
+	struct patch_list list = { 0 };
 	char *scratch = NULL, *config = NULL, *srctree = NULL, *objtree = NULL;
 	struct kms_error *err;
 	size_t count = 0;
@@ -602,7 +685,9 @@ int main(int argc, char **argv)
 	if (!err && o.objects)
 		print_objects(&o, m);
 	else if (!err)
-		err = audit(&o, m, &count);
+		err = audit(&o, m, o.patches ? &list : NULL, &count);
+	if (!err && o.patches)
+		err = write_patches(&o, &list);
 	if (!err && o.count)
 		printf("%zu\n", count);
 	if (scratch && !o.scratch) {
@@ -613,6 +698,7 @@ int main(int argc, char **argv)
 			kms_run_output_release(&run);
 	}
 	kms_modularity_destroy(m);
+	patch_list_release(&list);
 	free(scratch);
 	free(config);
 	free(srctree);

@@ -376,39 +376,160 @@ static bool arch_dir_line(const char *line)
 	return false;
 }
 
+/* Does @s (no leading blanks) start with the word @word? */
+static bool starts_word(const char *s, const char *word)
+{
+	size_t k = strlen(word);
+
+	return !strncmp(s, word, k) &&
+	       (!s[k] || s[k] == ' ' || s[k] == '\t' || s[k] == '(');
+}
+
+static bool is_conditional(const char *s)
+{
+	return starts_word(s, "ifeq") || starts_word(s, "ifneq") ||
+	       starts_word(s, "ifdef") || starts_word(s, "ifndef") ||
+	       starts_word(s, "else") || starts_word(s, "endif");
+}
+
+/* "[export|override] NAME op ..." with a name make could assign. */
+static bool is_assignment(const char *s)
+{
+	if (starts_word(s, "export") || starts_word(s, "override"))
+		s += strcspn(s, " \t") + strspn(s + strcspn(s, " \t"), " \t");
+	if (!*s)
+		return false;
+	while (isalnum((unsigned char)*s) || strchr("_-.$(){}", *s))
+		s++;
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return *s == '=' || !strncmp(s, ":=", 2) || !strncmp(s, "::=", 3) ||
+	       !strncmp(s, "+=", 2) || !strncmp(s, "?=", 2);
+}
+
+struct arch_filter {
+	bool in_rule;		/* after a rule: tab lines are its recipe */
+	bool in_define;		/* between define and endef */
+};
+
 /*
- * The lines of arch/$(SRCARCH)/Makefile that add the architecture's
- * directories; the rest of that Makefile sets compiler flags and builds
- * boot images, and is not a kbuild Makefile.
+ * What of one logical line of arch/$(SRCARCH)/Makefile the evaluator
+ * keeps (NULL: nothing): the lists of directories, the variables they and
+ * the architecture's Kbuild Makefiles use (x86's BITS, arm's machine-y),
+ * the conditionals around them and included fragments (mips's platforms,
+ * um's host architecture).  Rules, recipes, define blocks, $(shell) and
+ * $(error) assignments are the rest of that Makefile: compiler flags and
+ * boot images.
+ */
+static const char *arch_keep(struct arch_filter *f, const char *line)
+{
+	const char *s = line + strspn(line, " \t");
+
+	if (f->in_define) {
+		f->in_define = !starts_word(s, "endef");
+		return NULL;
+	}
+	if ((line[0] == '\t' && f->in_rule) || !*s || *s == '#')
+		return NULL;
+	if (starts_word(s, "define")) {
+		f->in_define = true;
+		return NULL;
+	}
+	if (is_conditional(s))
+		return s;
+	f->in_rule = false;
+	if (is_assignment(s))
+		return strstr(s, "$(shell") || strstr(s, "$(error") ||
+		       strstr(s, "$(warning") || strstr(s, "$(info") ? NULL : s;
+	if ((starts_word(s, "include") || starts_word(s, "-include")) &&
+	    !strstr(s, "/scripts/"))
+		return s + (*s == '-');
+	f->in_rule = strchr(s, ':') != NULL;
+	return NULL;
+}
+
+/* Join @text's continuation lines in place, as make reads them. */
+static void join_continuations(char *text)
+{
+	char *p, *w;
+
+	for (p = w = text; *p; p++) {
+		if (*p == '\\' && p[1] == '\n') {
+			*w++ = ' ';
+			p++;
+			continue;
+		}
+		*w++ = *p;
+	}
+	*w = '\0';
+}
+
+/*
+ * Copy into @f the lines of @path (relative to the sources) the evaluator
+ * reads: @arch, the architecture's Makefile, or the top-level Makefile's
+ * own lists of directories (libs-y := lib/), which come first.
+ */
+static struct kms_error *copy_dir_lines(const struct kms_modularity_options *o,
+					const char *path, bool arch, FILE *f)
+{
+	struct arch_filter filter = { 0 };
+	struct kms_error *err;
+	char *full, *text, *line, *save = NULL;
+	size_t len;
+
+	if (asprintf(&full, "%s/%s", o->srctree, path) < 0)
+		return &kms_error_nomem;
+	/* A tree without kbuild's top-level Makefile (a test's) has none. */
+	if (!arch && access(full, F_OK) && errno == ENOENT) {
+		free(full);
+		return NULL;
+	}
+	err = kms_read_file(full, 0, &text, &len);
+	free(full);
+	if (err)
+		return err;
+	join_continuations(text);
+	fprintf(f, "# %s\n", path);
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		const char *keep = arch ? arch_keep(&filter, line) :
+				   arch_dir_line(line) ? line : NULL;
+
+		if (keep)
+			fprintf(f, "%s\n", keep);
+	}
+	free(text);
+	return NULL;
+}
+
+/*
+ * The directories kbuild links into vmlinux besides the top-level Kbuild's:
+ * the top-level Makefile's core-y, libs-y and drivers-y, then the
+ * architecture's additions, as the top-level Makefile reads them.
  */
 static struct kms_error *write_arch_makefile(const struct kms_modularity_options *o,
 					     struct scratch *s)
 {
 	struct kms_error *err;
-	char *path, *text, *line, *save = NULL;
-	size_t len;
+	char *path;
 	FILE *f;
 
-	if (asprintf(&path, "%s/arch/%s/Makefile", o->srctree,
+	if (asprintf(&path, "arch/%s/Makefile",
 		     o->srcarch ? o->srcarch : "x86") < 0)
 		return &kms_error_nomem;
-	err = kms_read_file(path, 0, &text, &len);
-	free(path);
-	if (err)
-		return err;
 	f = fopen(s->arch_mk, "w");
 	if (!f) {
-		free(text);
+		free(path);
 		return kms_error_errno(s->arch_mk, "cannot create");
 	}
-	for (line = strtok_r(text, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save))
-		if (arch_dir_line(line) && line[strlen(line) - 1] != '\\')
-			fprintf(f, "%s\n", line);
-	err = ferror(f) ? kms_error_errno(s->arch_mk, "cannot write") : NULL;
+	err = copy_dir_lines(o, "Makefile", false, f);
+	if (!err)
+		err = copy_dir_lines(o, path, true, f);
+	free(path);
+	if (!err && ferror(f))
+		err = kms_error_errno(s->arch_mk, "cannot write");
 	if (fclose(f) && !err)
 		err = kms_error_errno(s->arch_mk, "cannot write");
-	free(text);
 	return err;
 }
 

@@ -275,12 +275,13 @@ static struct kms_error *write_allconfig(const struct variant *v,
 					 char **ret_path)
 {
 	struct kms_error *err = NULL;
-	char *path = variant_file(v, "kms-allconfig");
+	char *path;
 	FILE *f;
 
 	*ret_path = NULL;
 	if (!v->allconfig)
 		return NULL;
+	path = variant_file(v, "kms-allconfig");
 	if (!path)
 		return &kms_error_nomem;
 	f = fopen(path, "w");
@@ -409,8 +410,10 @@ static struct kms_error *run_variants(struct treewide *t)
 			pids[i] = 0;
 			break;
 		}
-		if (!pids[i])
+		if (!pids[i]) {
+			free(pids);	/* the parent's */
 			run_child(t, &t->variants[i]);
+		}
 		running++;
 	}
 	while (running--) {
@@ -738,6 +741,15 @@ struct kms_error *treewide_audit(const struct treewide_options *o,
 	if (o->scratch && mkdir(o->scratch, 0777) && errno != EEXIST)
 		return kms_error_errno(o->scratch, "cannot create");
 	err = audit_scratch_dir(o->scratch, &t.scratch);
+	if (!err) {
+		/* make -C SRCTREE takes O= from there. */
+		char *abs = realpath(t.scratch, NULL);
+
+		if (!abs)
+			err = kms_error_errno(t.scratch, "cannot open");
+		free(t.scratch);
+		t.scratch = abs;
+	}
 	if (!err)
 		err = list_variants(&t);
 	if (!err)

@@ -37,7 +37,8 @@ static const struct {
 	const char *srcarch, *name, *arch, *allconfig;
 } variant_table[] = {
 	{ "mips", "mips", "mips", "# CONFIG_64BIT is not set\n" },
-	{ "mips", "mips64", "mips", "CONFIG_64BIT=y\n" },
+	/* The generic kernel allyesconfig picks is 32-bit (Ingenic). */
+	{ "mips", "mips64", "mips", "CONFIG_MACH_LOONGSON64=y\nCONFIG_64BIT=y\n" },
 	{ "parisc", "parisc", "parisc", "# CONFIG_64BIT is not set\n" },
 	{ "parisc", "parisc64", "parisc64", NULL },
 	{ "powerpc", "powerpc", "powerpc", "# CONFIG_PPC64 is not set\n" },

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <kms/modularity.h>
@@ -228,6 +229,26 @@ static void write_bools_cache(const struct kms_modularity *m,
 }
 
 /*
+ * The host's architecture as um's Kconfig reads it (HEADER_ARCH, which
+ * the top-level Makefile sets from scripts/subarch.include's SUBARCH).
+ */
+static const char *header_arch(void)
+{
+	static struct utsname u;
+	size_t len;
+
+	if (uname(&u))
+		return "x86";
+	len = strlen(u.machine);
+	if (!strcmp(u.machine, "x86_64") ||
+	    (len == 4 && u.machine[0] == 'i' && !strcmp(u.machine + 2, "86")))
+		return "x86";
+	if (!strcmp(u.machine, "aarch64"))
+		return "arm64";
+	return u.machine;
+}
+
+/*
  * The tree's conf --olddefconfig on @config_path (rewritten in place), in
  * the scratch directory; its stderr in *@ret_err on success.
  */
@@ -261,7 +282,8 @@ static struct kms_error *run_conf(const struct kms_modularity_options *o,
 	    asprintf(&env[2], "SRCARCH=%s", srcarch) < 0 ||
 	    asprintf(&env[3], "ARCH=%s", o->arch ? o->arch : srcarch) < 0 ||
 	    asprintf(&env[4], "CC=%s", cc && *cc ? cc : "gcc") < 0 ||
-	    asprintf(&env[5], "LD=%s", ld && *ld ? ld : "ld") < 0) {
+	    asprintf(&env[5], "LD=%s", ld && *ld ? ld : "ld") < 0 ||
+	    asprintf(&env[6], "HEADER_ARCH=%s", header_arch()) < 0) {
 		err = &kms_error_nomem;
 		goto out;
 	}
@@ -278,7 +300,7 @@ static struct kms_error *run_conf(const struct kms_modularity_options *o,
 	}
 	kms_run_output_release(&run);
 out:
-	for (i = 0; i < 6; i++)
+	for (i = 0; i < 7; i++)
 		free(env[i]);
 	free(conf);
 	free(kconfig);

@@ -491,6 +491,20 @@ static bool is_assignment(const char *s)
 	       !strncmp(s, "+=", 2) || !strncmp(s, "?=", 2);
 }
 
+/*
+ * Does @s call $(shell) only to ask uname about the host (um's
+ * "OS := $(shell uname -s)")?  The Makefiles need that one.
+ */
+static bool host_probe(const char *s)
+{
+	const char *p = strstr(s, "$(shell");
+
+	for (; p; p = strstr(p + 1, "$(shell"))
+		if (strncmp(p + 7 + strspn(p + 7, " \t"), "uname", 5))
+			return false;
+	return true;
+}
+
 struct arch_filter {
 	bool in_rule;		/* after a rule: tab lines are its recipe */
 	bool in_define;		/* between define and endef */
@@ -523,8 +537,9 @@ static const char *arch_keep(struct arch_filter *f, const char *line)
 		return s;
 	f->in_rule = false;
 	if (is_assignment(s))
-		return strstr(s, "$(shell") || strstr(s, "$(error") ||
-		       strstr(s, "$(warning") || strstr(s, "$(info") ? NULL : s;
+		return (strstr(s, "$(shell") && !host_probe(s)) ||
+		       strstr(s, "$(error") || strstr(s, "$(warning") ||
+		       strstr(s, "$(info") ? NULL : s;
 	if ((starts_word(s, "include") || starts_word(s, "-include")) &&
 	    !strstr(s, "/scripts/"))
 		return s + (*s == '-');

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <kms/modularity.h>
@@ -28,6 +29,7 @@ struct kms_modularity {
 	size_t linkage_cap, module_cap;
 	struct kms_strmap modules;
 	struct kms_strmap bools;
+	struct kms_strmap needs_y;	/* bools kconfig turns off at m */
 	bool bools_cached;
 	size_t nr_dirs;
 };
@@ -35,7 +37,7 @@ struct kms_modularity {
 /* The scratch directory and what is in it. */
 struct scratch {
 	char dir[64];
-	char *config_m, *config_eval, *arch_mk, *makefile;
+	char *config_m, *config_eval, *config_resolved, *arch_mk, *makefile;
 };
 
 static struct kms_error *scratch_file(struct scratch *s, const char *name,
@@ -63,6 +65,7 @@ static struct kms_error *scratch_create(struct scratch *s)
 	}
 	if ((err = scratch_file(s, "config.m", &s->config_m)) ||
 	    (err = scratch_file(s, "config.eval", &s->config_eval)) ||
+	    (err = scratch_file(s, "config.resolved", &s->config_resolved)) ||
 	    (err = scratch_file(s, "arch.mk", &s->arch_mk)) ||
 	    (err = scratch_file(s, "modularity.mk", &s->makefile)))
 		return err;
@@ -89,6 +92,7 @@ static void scratch_remove(struct scratch *s)
 		nftw(s->dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 	free(s->config_m);
 	free(s->config_eval);
+	free(s->config_resolved);
 	free(s->arch_mk);
 	free(s->makefile);
 }
@@ -225,6 +229,85 @@ static void write_bools_cache(const struct kms_modularity *m,
 }
 
 /*
+ * The host's architecture as um's Kconfig reads it (HEADER_ARCH, which
+ * the top-level Makefile sets from scripts/subarch.include's SUBARCH).
+ */
+static const char *header_arch(void)
+{
+	static struct utsname u;
+	size_t len;
+
+	if (uname(&u))
+		return "x86";
+	len = strlen(u.machine);
+	if (!strcmp(u.machine, "x86_64") ||
+	    (len == 4 && u.machine[0] == 'i' && !strcmp(u.machine + 2, "86")))
+		return "x86";
+	if (!strcmp(u.machine, "aarch64"))
+		return "arm64";
+	return u.machine;
+}
+
+/*
+ * The tree's conf --olddefconfig on @config_path (rewritten in place), in
+ * the scratch directory; its stderr in *@ret_err on success.
+ */
+static struct kms_error *run_conf(const struct kms_modularity_options *o,
+				  struct scratch *s, const char *config_path,
+				  char **ret_err)
+{
+	const char *cc = getenv("CC"), *ld = getenv("LD");
+	const char *srcarch = o->srcarch ? o->srcarch : "x86";
+	struct kms_run_output run;
+	struct kms_error *err;
+	char *conf, *kconfig, *line, *env[8];
+	char *argv[] = { NULL, "--olddefconfig", NULL, NULL };
+	size_t i;
+
+	if (asprintf(&conf, "%s/scripts/kconfig/conf", o->objtree) < 0)
+		return &kms_error_nomem;
+	if (asprintf(&kconfig, "%s/Kconfig", o->srctree) < 0) {
+		free(conf);
+		return &kms_error_nomem;
+	}
+	argv[0] = conf;
+	argv[2] = kconfig;
+	memset(env, 0, sizeof(env));
+	if (access(conf, X_OK)) {
+		err = kms_error_file(conf, "missing: the tree is not configured");
+		goto out;
+	}
+	if (asprintf(&env[0], "srctree=%s", o->srctree) < 0 ||
+	    asprintf(&env[1], "KCONFIG_CONFIG=%s", config_path) < 0 ||
+	    asprintf(&env[2], "SRCARCH=%s", srcarch) < 0 ||
+	    asprintf(&env[3], "ARCH=%s", o->arch ? o->arch : srcarch) < 0 ||
+	    asprintf(&env[4], "CC=%s", cc && *cc ? cc : "gcc") < 0 ||
+	    asprintf(&env[5], "LD=%s", ld && *ld ? ld : "ld") < 0 ||
+	    asprintf(&env[6], "HEADER_ARCH=%s", header_arch()) < 0) {
+		err = &kms_error_nomem;
+		goto out;
+	}
+	err = kms_run(argv, s->dir, (const char *const *)env, &run);
+	if (err)
+		goto out;
+	if (run.status) {
+		line = strtok(run.err, "\n");
+		err = kms_error_file(conf, "failed on %s: %s", o->config,
+				     line ? line : "no message");
+	} else {
+		*ret_err = run.err;
+		run.err = NULL;
+	}
+	kms_run_output_release(&run);
+out:
+	for (i = 0; i < 7; i++)
+		free(env[i]);
+	free(conf);
+	free(kconfig);
+	return err;
+}
+
+/*
  * Ask kconfig which symbols set to y are bool: it warns "symbol value 'm'
  * invalid for FOO" for each bool set to m.
  */
@@ -234,12 +317,10 @@ static struct kms_error *find_bools(struct kms_modularity *m,
 				    size_t config_len)
 {
 	static const char needle[] = "symbol value 'm' invalid for ";
-	const char *cc = getenv("CC"), *ld = getenv("LD");
-	struct kms_run_output run;
 	struct kms_error *err;
-	char *copy, *conf, *kconfig, *p, *line, *env[8];
-	char *argv[] = { NULL, "--olddefconfig", NULL, NULL };
+	char *copy, *p, *messages;
 	size_t i, n = 0;
+	uint32_t index;
 
 	copy = malloc(config_len + 1);
 	if (!copy)
@@ -253,60 +334,63 @@ static struct kms_error *find_bools(struct kms_modularity *m,
 	}
 	err = write_file(s->config_m, copy, n);
 	free(copy);
+	if (!err)
+		err = run_conf(o, s, s->config_m, &messages);
 	if (err)
 		return err;
-
-	if (asprintf(&conf, "%s/scripts/kconfig/conf", o->objtree) < 0)
-		return &kms_error_nomem;
-	if (asprintf(&kconfig, "%s/Kconfig", o->srctree) < 0) {
-		free(conf);
-		return &kms_error_nomem;
-	}
-	if (access(conf, X_OK)) {
-		err = kms_error_file(conf, "missing: the tree is not configured");
-		free(conf);
-		free(kconfig);
-		return err;
-	}
-	argv[0] = conf;
-	argv[2] = kconfig;
-	memset(env, 0, sizeof(env));
-	if (asprintf(&env[0], "srctree=%s", o->srctree) < 0 ||
-	    asprintf(&env[1], "KCONFIG_CONFIG=%s", s->config_m) < 0 ||
-	    asprintf(&env[2], "SRCARCH=%s", o->srcarch ? o->srcarch : "x86") < 0 ||
-	    asprintf(&env[3], "ARCH=%s", o->srcarch ? o->srcarch : "x86") < 0 ||
-	    asprintf(&env[4], "CC=%s", cc && *cc ? cc : "gcc") < 0 ||
-	    asprintf(&env[5], "LD=%s", ld && *ld ? ld : "ld") < 0) {
-		err = &kms_error_nomem;
-		goto out;
-	}
-	err = kms_run(argv, s->dir, (const char *const *)env, &run);
-	if (err)
-		goto out;
-	if (run.status) {
-		line = strtok(run.err, "\n");
-		err = kms_error_file(conf, "failed on %s: %s", o->config,
-				     line ? line : "no message");
-		kms_run_output_release(&run);
-		goto out;
-	}
-	for (p = strstr(run.err, needle); p; p = strstr(p, needle)) {
+	for (p = strstr(messages, needle); p && !err; p = strstr(p, needle)) {
 		char *name = p + sizeof(needle) - 1;
-		uint32_t index;
 
 		p = name + strcspn(name, "\n");
 		if (*p)
 			*p++ = '\0';
 		err = kms_strmap_intern(&m->bools, name, &index, NULL);
-		if (err)
-			break;
 	}
-	kms_run_output_release(&run);
-out:
-	for (i = 0; i < 6; i++)
-		free(env[i]);
-	free(conf);
-	free(kconfig);
+	free(messages);
+	return err;
+}
+
+/*
+ * Which bools kconfig turns off once the tristates are m: those that
+ * depend on a tristate at y (FB_VESA on FB).  conf resolves a copy of the
+ * Makefiles' config; a bool it does not keep at y is one.
+ */
+static struct kms_error *find_needs_y(struct kms_modularity *m,
+				      const struct kms_modularity_options *o,
+				      struct scratch *s)
+{
+	struct kms_error *err;
+	char *text, *messages, *line, *save = NULL;
+	size_t len, i;
+	uint32_t index;
+	struct kms_strmap kept = { 0 };
+
+	err = kms_read_file(s->config_eval, 0, &text, &len);
+	if (err)
+		return err;
+	err = write_file(s->config_resolved, text, len);
+	free(text);
+	if (!err)
+		err = run_conf(o, s, s->config_resolved, &messages);
+	if (err)
+		return err;
+	free(messages);
+	err = kms_read_file(s->config_resolved, 0, &text, &len);
+	if (err)
+		return err;
+	for (line = strtok_r(text, "\n", &save); line && !err;
+	     line = strtok_r(NULL, "\n", &save)) {
+		const char *name = y_symbol(line);
+
+		if (name)
+			err = kms_strmap_intern(&kept, name, &index, NULL);
+	}
+	for (i = 0; i < m->bools.nr && !err; i++)
+		if (kms_strmap_find(&kept, m->bools.keys[i]) == UINT32_MAX)
+			err = kms_strmap_intern(&m->needs_y, m->bools.keys[i],
+						&index, NULL);
+	kms_strmap_release(&kept);
+	free(text);
 	return err;
 }
 
@@ -376,39 +460,175 @@ static bool arch_dir_line(const char *line)
 	return false;
 }
 
+/* Does @s (no leading blanks) start with the word @word? */
+static bool starts_word(const char *s, const char *word)
+{
+	size_t k = strlen(word);
+
+	return !strncmp(s, word, k) &&
+	       (!s[k] || s[k] == ' ' || s[k] == '\t' || s[k] == '(');
+}
+
+static bool is_conditional(const char *s)
+{
+	return starts_word(s, "ifeq") || starts_word(s, "ifneq") ||
+	       starts_word(s, "ifdef") || starts_word(s, "ifndef") ||
+	       starts_word(s, "else") || starts_word(s, "endif");
+}
+
+/* "[export|override] NAME op ..." with a name make could assign. */
+static bool is_assignment(const char *s)
+{
+	if (starts_word(s, "export") || starts_word(s, "override"))
+		s += strcspn(s, " \t") + strspn(s + strcspn(s, " \t"), " \t");
+	if (!*s)
+		return false;
+	while (isalnum((unsigned char)*s) || strchr("_-.$(){}", *s))
+		s++;
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return *s == '=' || !strncmp(s, ":=", 2) || !strncmp(s, "::=", 3) ||
+	       !strncmp(s, "+=", 2) || !strncmp(s, "?=", 2);
+}
+
 /*
- * The lines of arch/$(SRCARCH)/Makefile that add the architecture's
- * directories; the rest of that Makefile sets compiler flags and builds
- * boot images, and is not a kbuild Makefile.
+ * Does @s call $(shell) only to ask uname about the host (um's
+ * "OS := $(shell uname -s)")?  The Makefiles need that one.
+ */
+static bool host_probe(const char *s)
+{
+	const char *p = strstr(s, "$(shell");
+
+	for (; p; p = strstr(p + 1, "$(shell"))
+		if (strncmp(p + 7 + strspn(p + 7, " \t"), "uname", 5))
+			return false;
+	return true;
+}
+
+struct arch_filter {
+	bool in_rule;		/* after a rule: tab lines are its recipe */
+	bool in_define;		/* between define and endef */
+};
+
+/*
+ * What of one logical line of arch/$(SRCARCH)/Makefile the evaluator
+ * keeps (NULL: nothing): the lists of directories, the variables they and
+ * the architecture's Kbuild Makefiles use (x86's BITS, arm's machine-y),
+ * the conditionals around them and included fragments (mips's platforms,
+ * um's host architecture).  Rules, recipes, define blocks, $(shell) and
+ * $(error) assignments are the rest of that Makefile: compiler flags and
+ * boot images.
+ */
+static const char *arch_keep(struct arch_filter *f, const char *line)
+{
+	const char *s = line + strspn(line, " \t");
+
+	if (f->in_define) {
+		f->in_define = !starts_word(s, "endef");
+		return NULL;
+	}
+	if ((line[0] == '\t' && f->in_rule) || !*s || *s == '#')
+		return NULL;
+	if (starts_word(s, "define")) {
+		f->in_define = true;
+		return NULL;
+	}
+	if (is_conditional(s))
+		return s;
+	f->in_rule = false;
+	if (is_assignment(s))
+		return (strstr(s, "$(shell") && !host_probe(s)) ||
+		       strstr(s, "$(error") || strstr(s, "$(warning") ||
+		       strstr(s, "$(info") ? NULL : s;
+	if ((starts_word(s, "include") || starts_word(s, "-include")) &&
+	    !strstr(s, "/scripts/"))
+		return s + (*s == '-');
+	f->in_rule = strchr(s, ':') != NULL;
+	return NULL;
+}
+
+/* Join @text's continuation lines in place, as make reads them. */
+static void join_continuations(char *text)
+{
+	char *p, *w;
+
+	for (p = w = text; *p; p++) {
+		if (*p == '\\' && p[1] == '\n') {
+			*w++ = ' ';
+			p++;
+			continue;
+		}
+		*w++ = *p;
+	}
+	*w = '\0';
+}
+
+/*
+ * Copy into @f the lines of @path (relative to the sources) the evaluator
+ * reads: @arch, the architecture's Makefile, or the top-level Makefile's
+ * own lists of directories (libs-y := lib/), which come first.
+ */
+static struct kms_error *copy_dir_lines(const struct kms_modularity_options *o,
+					const char *path, bool arch, FILE *f)
+{
+	struct arch_filter filter = { 0 };
+	struct kms_error *err;
+	char *full, *text, *line, *save = NULL;
+	size_t len;
+
+	if (asprintf(&full, "%s/%s", o->srctree, path) < 0)
+		return &kms_error_nomem;
+	/* A tree without kbuild's top-level Makefile (a test's) has none. */
+	if (!arch && access(full, F_OK) && errno == ENOENT) {
+		free(full);
+		return NULL;
+	}
+	err = kms_read_file(full, 0, &text, &len);
+	free(full);
+	if (err)
+		return err;
+	join_continuations(text);
+	fprintf(f, "# %s\n", path);
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		const char *keep = arch ? arch_keep(&filter, line) :
+				   arch_dir_line(line) ? line : NULL;
+
+		if (keep)
+			fprintf(f, "%s\n", keep);
+	}
+	free(text);
+	return NULL;
+}
+
+/*
+ * The directories kbuild links into vmlinux besides the top-level Kbuild's:
+ * the top-level Makefile's core-y, libs-y and drivers-y, then the
+ * architecture's additions, as the top-level Makefile reads them.
  */
 static struct kms_error *write_arch_makefile(const struct kms_modularity_options *o,
 					     struct scratch *s)
 {
 	struct kms_error *err;
-	char *path, *text, *line, *save = NULL;
-	size_t len;
+	char *path;
 	FILE *f;
 
-	if (asprintf(&path, "%s/arch/%s/Makefile", o->srctree,
+	if (asprintf(&path, "arch/%s/Makefile",
 		     o->srcarch ? o->srcarch : "x86") < 0)
 		return &kms_error_nomem;
-	err = kms_read_file(path, 0, &text, &len);
-	free(path);
-	if (err)
-		return err;
 	f = fopen(s->arch_mk, "w");
 	if (!f) {
-		free(text);
+		free(path);
 		return kms_error_errno(s->arch_mk, "cannot create");
 	}
-	for (line = strtok_r(text, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save))
-		if (arch_dir_line(line) && line[strlen(line) - 1] != '\\')
-			fprintf(f, "%s\n", line);
-	err = ferror(f) ? kms_error_errno(s->arch_mk, "cannot write") : NULL;
+	err = copy_dir_lines(o, "Makefile", false, f);
+	if (!err)
+		err = copy_dir_lines(o, path, true, f);
+	free(path);
+	if (!err && ferror(f))
+		err = kms_error_errno(s->arch_mk, "cannot write");
 	if (fclose(f) && !err)
 		err = kms_error_errno(s->arch_mk, "cannot write");
-	free(text);
 	return err;
 }
 
@@ -444,53 +664,72 @@ static struct kms_error *add_object(struct kms_modularity *m, const char *path,
 	return NULL;
 }
 
+/*
+ * make's lines into @m.  @as_is: the Makefiles were evaluated with the
+ * config itself, and what they link but did not with every tristate at m
+ * is linked only while a tristate is y.
+ */
+static struct kms_error *read_evaluation(struct kms_modularity *m,
+					 const struct kms_modularity_options *o,
+					 char *out, bool as_is)
+{
+	struct kms_error *err = NULL;
+	char *line, *save = NULL, *module;
+	enum kms_linkage y = as_is ? KMS_LINK_WHILE_Y : KMS_LINK_BUILTIN;
+	enum kms_linkage l = as_is ? KMS_LINK_WHILE_Y : KMS_LINK_LIB;
+
+	for (line = strtok_r(out, "\n", &save); line && !err;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (line[0] == 'D' && line[1] == ' ') {
+			m->nr_dirs += !as_is;
+		} else if (line[0] == 'Y' && line[1] == ' ') {
+			err = add_object(m, line + 2, y, NULL);
+		} else if (line[0] == 'L' && line[1] == ' ') {
+			err = add_object(m, line + 2, l, NULL);
+		} else if (line[0] == 'M' && line[1] == ' ' &&
+			   (module = strchr(line + 2, ' '))) {
+			*module++ = '\0';
+			err = add_object(m, line + 2, KMS_LINK_MODULE, module);
+		} else {
+			err = kms_error_fmt("make: unexpected output evaluating the Makefiles of %s: %s",
+					    o->srctree, line);
+		}
+	}
+	return err;
+}
+
 static struct kms_error *evaluate_makefiles(struct kms_modularity *m,
 					    const struct kms_modularity_options *o,
 					    struct scratch *s,
-					    const char *config)
+					    const char *config, bool as_is)
 {
+	const char *srcarch = o->srcarch ? o->srcarch : "x86";
 	struct kms_run_output run;
-	struct kms_error *err;
-	char *srctree_arg, *config_arg, *arch_arg, *srcarch_arg, *line, *save;
+	struct kms_error *err = NULL;
+	char *args[5] = { NULL }, *line;
 	char *argv[] = { "make", "-r", "-R", "-s", "--no-print-directory",
 			 "-f", s->makefile, NULL, NULL, NULL, NULL, NULL,
 			 "-I", (char *)o->srctree, NULL };
 	const char *const env[] = { "MAKEFLAGS=", "MAKELEVEL=", "MFLAGS=",
 				    "MAKEFILES=", "GNUMAKEFLAGS=", NULL };
+	size_t i;
 
-	err = write_file(s->makefile, kms_modularity_mk,
-			 sizeof(kms_modularity_mk) - 1);
-	if (err)
-		return err;
-	if (asprintf(&srctree_arg, "srctree=%s", o->srctree) < 0)
-		return &kms_error_nomem;
-	if (asprintf(&config_arg, "config=%s", config) < 0) {
-		free(srctree_arg);
-		return &kms_error_nomem;
-	}
-	if (asprintf(&arch_arg, "arch=%s", s->arch_mk) < 0) {
-		free(srctree_arg);
-		free(config_arg);
-		return &kms_error_nomem;
-	}
-	if (asprintf(&srcarch_arg, "SRCARCH=%s",
-		     o->srcarch ? o->srcarch : "x86") < 0) {
-		free(srctree_arg);
-		free(config_arg);
-		free(arch_arg);
-		return &kms_error_nomem;
-	}
-	argv[7] = srctree_arg;
-	argv[8] = config_arg;
-	argv[9] = arch_arg;
-	argv[10] = srcarch_arg;
-	/* kbuild's ARCH for x86 is x86 as well; the Makefiles test SRCARCH. */
-	argv[11] = srcarch_arg + 3;
-	err = kms_run(argv, o->objtree, env, &run);
-	free(srctree_arg);
-	free(config_arg);
-	free(arch_arg);
-	free(srcarch_arg);
+	if (asprintf(&args[0], "srctree=%s", o->srctree) < 0 ||
+	    asprintf(&args[1], "config=%s", config) < 0 ||
+	    asprintf(&args[2], "arch=%s", s->arch_mk) < 0 ||
+	    asprintf(&args[3], "SRCARCH=%s", srcarch) < 0 ||
+	    /* kbuild's ARCH for x86_64 is x86 as well, unless said. */
+	    asprintf(&args[4], "ARCH=%s", o->arch ? o->arch : srcarch) < 0)
+		err = &kms_error_nomem;
+	for (i = 0; i < 5; i++)
+		argv[7 + i] = args[i];
+	if (!err)
+		err = write_file(s->makefile, kms_modularity_mk,
+				 sizeof(kms_modularity_mk) - 1);
+	if (!err)
+		err = kms_run(argv, o->objtree, env, &run);
+	for (i = 0; i < 5; i++)
+		free(args[i]);
 	if (err)
 		return err;
 	if (run.status) {
@@ -501,29 +740,9 @@ static struct kms_error *evaluate_makefiles(struct kms_modularity *m,
 		line = line ? line + 1 : run.err_len ? run.err : NULL;
 		err = kms_error_fmt("make: evaluating the Makefiles of %s failed: %s",
 				    o->srctree, line ? line : "no message");
-		goto out;
+	} else {
+		err = read_evaluation(m, o, run.out, as_is);
 	}
-	save = NULL;
-	for (line = strtok_r(run.out, "\n", &save); line && !err;
-	     line = strtok_r(NULL, "\n", &save)) {
-		char *module;
-
-		if (line[0] == 'D' && line[1] == ' ') {
-			m->nr_dirs++;
-		} else if (line[0] == 'Y' && line[1] == ' ') {
-			err = add_object(m, line + 2, KMS_LINK_BUILTIN, NULL);
-		} else if (line[0] == 'L' && line[1] == ' ') {
-			err = add_object(m, line + 2, KMS_LINK_LIB, NULL);
-		} else if (line[0] == 'M' && line[1] == ' ' &&
-			   (module = strchr(line + 2, ' '))) {
-			*module++ = '\0';
-			err = add_object(m, line + 2, KMS_LINK_MODULE, module);
-		} else {
-			err = kms_error_fmt("make: unexpected output evaluating the Makefiles of %s: %s",
-					    o->srctree, line);
-		}
-	}
-out:
 	kms_run_output_release(&run);
 	return err;
 }
@@ -563,7 +782,11 @@ struct kms_error *kms_modularity_analyze(const struct kms_modularity_options *o,
 		err = write_eval_config(m, &s, config);
 	if (!err)
 		err = evaluate_makefiles(m, o, &s, o->already_modular ?
-					 o->config : s.config_eval);
+					 o->config : s.config_eval, false);
+	if (!err && o->classify_all && !o->already_modular)
+		err = evaluate_makefiles(m, o, &s, o->config, true);
+	if (!err && o->classify_all && !o->already_modular)
+		err = find_needs_y(m, o, &s);
 	scratch_remove(&s);
 	free(config);
 	if (err) {
@@ -605,6 +828,11 @@ bool kms_modularity_is_bool(const struct kms_modularity *m, const char *name)
 	return kms_strmap_find(&m->bools, name) != UINT32_MAX;
 }
 
+bool kms_modularity_needs_y(const struct kms_modularity *m, const char *name)
+{
+	return kms_strmap_find(&m->needs_y, name) != UINT32_MAX;
+}
+
 bool kms_modularity_kconfig_cached(const struct kms_modularity *m)
 {
 	return m->bools_cached;
@@ -622,6 +850,7 @@ void kms_modularity_destroy(struct kms_modularity *m)
 	kms_strmap_release(&m->objects);
 	kms_strmap_release(&m->modules);
 	kms_strmap_release(&m->bools);
+	kms_strmap_release(&m->needs_y);
 	free(m->linkage);
 	free(m->module);
 	free(m);

@@ -18,8 +18,13 @@
 kms-all: ; @:
 
 include $(config)
-# arch/$(SRCARCH)/Makefile's core-y, libs-y and drivers-y lines, which the
-# top-level Makefile exports as ARCH_CORE, ARCH_LIB and ARCH_DRIVERS.
+# The host's SUBARCH, which um's Makefile reads, as the top-level Makefile
+# has it.
+-include $(srctree)/scripts/subarch.include
+# The top-level Makefile's own core-y, libs-y and drivers-y (libs-y :=
+# lib/), then what arch/$(SRCARCH)/Makefile adds to them and the variables
+# it sets (the caller keeps only those lines); the top-level Makefile
+# exports the lists as ARCH_CORE, ARCH_LIB and ARCH_DRIVERS.
 include $(arch)
 ARCH_CORE := $(core-y)
 ARCH_LIB := $(filter %/, $(libs-y))

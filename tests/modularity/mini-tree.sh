@@ -4,12 +4,13 @@
 # Sourced by run-modularity.sh.
 make_mini_tree() {
 	local t=$1
-	mkdir -p "$t"/{a,b/sub,dtri,dbool,lib,arch/x86/lib,arch/x86/drv,cond}
+	mkdir -p "$t"/{a,b/sub,dtri,dbool,lib,arch/x86/lib,arch/x86/drv,cond,toplib}
 	cat > "$t/Kconfig" <<'KCONFIG'
 mainmenu "mini"
 config MODULES
 	bool "modules"
 	default y
+	modules
 config A_TRI
 	tristate "a"
 config B_BOOL
@@ -29,6 +30,9 @@ config COMP_TRI
 	tristate "composite"
 config MEMBER_BOOL
 	bool "member"
+config F_NEEDS_Y
+	bool "needs A_TRI at y"
+	depends on A_TRI = y
 source "a/Kconfig"
 KCONFIG
 	cat > "$t/a/Kconfig" <<'KCONFIG'
@@ -50,6 +54,7 @@ obj-y += always.o
 obj-$(CONFIG_C_DEFTRI) += c_deftri.o
 obj-$(CONFIG_D_DEFBOOL) += d_defbool.o
 obj-$(CONFIG_E_LATE) += e_late.o
+obj-$(CONFIG_F_NEEDS_Y) += f_needs_y.o
 MK
 	cat > "$t/b/Makefile" <<'MK'
 obj-$(CONFIG_COMP_TRI) += comp.o
@@ -78,16 +83,41 @@ ifeq ($(CONFIG_A_TRI),y)
 obj-y += cond_y.o
 endif
 MK
+	# The top-level Makefile's own directories, before the arch's.
+	cat > "$t/Makefile" <<'MK'
+all: vmlinux
+core-y		:=
+drivers-y	:=
+libs-y		:= toplib/
+include $(srctree)/arch/$(SRCARCH)/Makefile
+MK
+	echo 'lib-y += toplib_x.o' > "$t/toplib/Makefile"
+	# Variables, rules, recipes and $(shell) as an arch Makefile has them.
 	cat > "$t/arch/x86/Makefile" <<'MK'
 KBUILD_CFLAGS += -O2
+ifeq ($(CONFIG_B_BOOL),y)
+        BITS := 64
+else
+        BITS := 32
+endif
+export BITS
+HOSTNAME := $(shell echo this must not run >&2)
 core-y += arch/x86/
 libs-y += arch/x86/lib/
-drivers-$(CONFIG_B_BOOL) += arch/x86/drv/
+drivers-$(CONFIG_B_BOOL) += arch/x86/drv/ \
+	arch/x86/drv2/
+archclean:
+	$(Q)echo obj-y := broken.o
+define archhelp
+  obj-y := broken.o
+endef
 MK
 	cat > "$t/arch/x86/Kbuild" <<'MK'
 obj-$(CONFIG_A_TRI) += archmod.o
-obj-y += archcore.o
+obj-y += archcore.o head_$(BITS).o
 MK
+	mkdir -p "$t/arch/x86/drv2"
+	echo 'obj-y += drv2.o' > "$t/arch/x86/drv2/Makefile"
 	echo 'lib-y += archlib.o' > "$t/arch/x86/lib/Makefile"
 	echo 'obj-$(CONFIG_A_TRI) += drvmod.o' > "$t/arch/x86/drv/Makefile"
 }

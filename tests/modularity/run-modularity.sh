@@ -21,7 +21,7 @@ make_mini_tree src
 mkdir -p obj/scripts/kconfig
 ln -s "$kbuild/scripts/kconfig/conf" obj/scripts/kconfig/conf
 printf 'CONFIG_%s=y\n' MODULES A_TRI B_BOOL C_DEFTRI D_DEFBOOL E_LATE \
-	DIR_TRI DIR_BOOL COMP_TRI MEMBER_BOOL > obj/.config
+	DIR_TRI DIR_BOOL COMP_TRI MEMBER_BOOL F_NEEDS_Y > obj/.config
 echo '# CONFIG_UNSET is not set' >> obj/.config
 
 # Every object as kbuild would link it with every tristate at m.
@@ -29,12 +29,15 @@ testrun_compare audit -b obj -S src --objects <<'EOF'
 a/b_bool.o	builtin
 a/always.o	builtin
 a/d_defbool.o	builtin
+a/f_needs_y.o	builtin
 a/a_tri.o	module	a/a_tri.o
 a/c_deftri.o	module	a/c_deftri.o
 a/e_late.o	module	a/e_late.o
 arch/x86/archcore.o	builtin
+arch/x86/head_64.o	builtin
 arch/x86/archmod.o	module	arch/x86/archmod.o
 arch/x86/drv/drvmod.o	module	arch/x86/drv/drvmod.o
+arch/x86/drv2/drv2.o	builtin
 arch/x86/lib/archlib.o	lib
 b/bcomp_x.o	builtin
 b/bcomp_y.o	builtin
@@ -47,9 +50,14 @@ dtri/in_tri_dir.o	builtin
 dtri/dtri_mod.o	module	dtri/dtri_mod.o
 lib/libobj.o	builtin
 lib/libthing.o	lib
+toplib/toplib_x.o	lib
+cond/cond_y.o	while-y
 EOF
-# cond/cond_y.o, under ifeq ($(CONFIG_A_TRI),y), is nowhere: what only a
-# tristate at y links is not taken for built-in code.
+# toplib/ comes from the top-level Makefile's libs-y, head_$(BITS).o from
+# a variable of the arch Makefile, whose rules, recipes, define blocks and
+# $(shell) assignments are not read.  cond/cond_y.o, under
+# ifeq ($(CONFIG_A_TRI),y), is linked only while a tristate is y: the audit
+# classifies it (while-y), the generator leaves it to modules.builtin.
 
 # The configuration stays the user's: nothing is written into either tree.
 find src obj -newer obj/.config -type f > written
@@ -72,22 +80,27 @@ license b/bcomp_x.c '' 'GPL v2'
 license dtri/in_tri_dir.c 'GPL-2.0 OR BSD-2-Clause' 'Dual BSD/GPL'
 license lib/libthing.c GPL-2.0+ 'Dual MIT/GPL'
 license b/sub/comp_sub.c GPL-2.0 GPL
+license a/f_needs_y.c GPL-2.0 GPL
+license cond/cond_y.c GPL-2.0 GPL
 testrun_compare audit -b obj -S src <<'EOF'
 a/b_bool.c	CONFIG_B_BOOL is bool	MODULE_LICENSE("GPL")	GPL-2.0	agree	MODULE_DESCRIPTION
 a/always.c	always built (obj-y)	MODULE_LICENSE("GPL")	MIT	differ	MODULE_DESCRIPTION
+a/f_needs_y.c	CONFIG_F_NEEDS_Y is bool, needs a tristate at y	MODULE_LICENSE("GPL")	GPL-2.0	agree	MODULE_DESCRIPTION
 b/bcomp_x.c	CONFIG_B_BOOL is bool (part of b/bcomp.o)	MODULE_LICENSE("GPL v2")	-	no SPDX	MODULE_DESCRIPTION
 dtri/in_tri_dir.c	always built (obj-y)	MODULE_LICENSE("Dual BSD/GPL")	GPL-2.0 OR BSD-2-Clause	agree	MODULE_DESCRIPTION
 lib/libthing.c	lib-y: in lib.a, never a module	MODULE_LICENSE("Dual MIT/GPL")	GPL-2.0+	differ	MODULE_DESCRIPTION
+cond/cond_y.c	linked only while a tristate is y	MODULE_LICENSE("GPL")	GPL-2.0	agree	MODULE_DESCRIPTION
 EOF
 testrun_compare audit -b obj -S src -c <<'EOF'
-5
+7
 EOF
 audit -b obj -S src -j > audit.json || fail "audit -j"
 python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
-print(len(d), d[1]["source"], d[1]["why"], d[1]["spdx"], d[1]["agreement"])' audit.json > json-summary
+print(len(d), d[1]["source"], d[1]["why"], d[1]["spdx"], d[1]["agreement"],
+      " ".join(e["class"] for e in d))' audit.json > json-summary
 testrun_compare cat json-summary <<'EOF'
-5 a/always.c always built (obj-y) MIT differ
+7 a/always.c always built (obj-y) MIT differ bool always bool-needs-y bool always lib while-y
 EOF
 
 # Errors: one line, naming the file.
@@ -115,6 +128,7 @@ testrun_error 2 "kallmodsyms-audit: --allmodconfig needs -S SRCTREE" \
 testrun_compare audit -b "$kbuild" <<'EOF'
 drivers/tty/n_null.c	CONFIG_TTY is bool	MODULE_LICENSE("GPL")	GPL-2.0	agree	MODULE_AUTHOR MODULE_ALIAS_LDISC MODULE_DESCRIPTION
 drivers/video/console/vgacon.c	CONFIG_VGA_CONSOLE is bool	MODULE_LICENSE("GPL")	-	no SPDX	MODULE_DESCRIPTION
+lib/glob.c	CONFIG_GLOB is bool	MODULE_LICENSE("Dual MIT/GPL")	-	no SPDX	MODULE_DESCRIPTION
 samples/kallmodsyms/bool_notmod.c	CONFIG_SAMPLE_KALLMODSYMS_BOOL is bool	MODULE_LICENSE("GPL")	GPL-2.0	agree	MODULE_DESCRIPTION
 EOF
 
@@ -127,15 +141,15 @@ modularity_line() {
 }
 rm -f "$cache"
 testrun_compare modularity_line first <<'EOF'
-modularity kconfig+makefiles not-modules 3
+modularity kconfig+makefiles not-modules 4
 EOF
 testrun_compare modularity_line second <<'EOF'
-modularity kconfig(cached)+makefiles not-modules 3
+modularity kconfig(cached)+makefiles not-modules 4
 EOF
 cmp "$tmp/first.kms" "$tmp/second.kms" || fail "the cached run's tables differ"
 sed -i '1s/key .*/key 0123456789abcdef/' "$cache"
 testrun_compare modularity_line third <<'EOF'
-modularity kconfig+makefiles not-modules 3
+modularity kconfig+makefiles not-modules 4
 EOF
 # ...and replaced by the answer for this config.
 testrun_compare sed -n '1{/key 0123456789abcdef$/p}' "$cache" <<'EOF'

@@ -21,15 +21,18 @@
 #include <kms/run.h>
 #include <kms/util.h>
 
+#include "audit.h"
 #include "patches.h"
-
-#define PROG "kallmodsyms-audit"
+#include "treewide.h"
 
 struct options {
 	const char *build_dir;
 	const char *srctree;
 	const char *scratch;
 	bool allmodconfig;
+	bool tree_wide;
+	const char *arches;	/* --arch LIST */
+	unsigned int jobs;	/* --jobs N; 0: nproc */
 	bool objects;
 	bool count;
 	bool json;
@@ -56,6 +59,8 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: " PROG " [-b BUILD] [-S SRCTREE] [--objects] [-c] [-j]\n"
 		"       " PROG " --allmodconfig -S SRCTREE [-o SCRATCH] [...]\n"
+		"       " PROG " --tree-wide -S SRCTREE [-o SCRATCH] [--arch LIST]\n"
+		"                         [--jobs N] [-c] [-j]\n"
 		"\n"
 		"List the source files that say MODULE_LICENSE() but can never be\n"
 		"built as modules: their Kconfig symbol is bool, or they are always\n"
@@ -67,6 +72,13 @@ static void usage(FILE *f)
 		"  -S, --srctree DIR     the sources (default: DIR/source, or DIR)\n"
 		"      --allmodconfig    the whole tree: configure allmodconfig in\n"
 		"                        a scratch build directory first\n"
+		"      --tree-wide       every architecture of the tree (and its\n"
+		"                        32/64-bit variants): allyesconfig, each in\n"
+		"                        SCRATCH/ARCH; a file is listed when no\n"
+		"                        architecture builds it as a module\n"
+		"      --arch LIST       only these (comma-separated: x86_64,i386,\n"
+		"                        arm64, ...)\n"
+		"      --jobs N          architectures at once (default: nproc)\n"
 		"  -o, --scratch DIR     that directory (default: a temporary one)\n"
 		"      --objects         list how every object is linked instead:\n"
 		"                        builtin, lib or module (with its module)\n"
@@ -84,7 +96,7 @@ static void usage(FILE *f)
 }
 
 /* The whole of @path, or NULL: why does not matter to the audit. */
-static char *read_text(const char *path)
+char *read_text(const char *path)
 {
 	struct kms_error *err;
 	char *data;
@@ -99,7 +111,7 @@ static char *read_text(const char *path)
 }
 
 /* "SPDX-License-Identifier: X" in the first lines, without comment ends. */
-static char *spdx_of(const char *text)
+char *spdx_of(const char *text)
 {
 	const char *p = strstr(text, "SPDX-License-Identifier:");
 	size_t len;
@@ -131,7 +143,7 @@ static char *spdx_of(const char *text)
  * those include/linux/module.h documents; "GPL" and "GPL v2" both mean
  * GPLv2 (or later).
  */
-static const char *agreement(const char *license, const char *spdx)
+const char *agreement(const char *license, const char *spdx)
 {
 	bool gpl, bsd, mit, mpl;
 
@@ -154,7 +166,7 @@ static const char *agreement(const char *license, const char *spdx)
 }
 
 /* The MODULE_LICENSE() string and the other MODULE_* tags of @text. */
-static bool scan_tags(const char *text, char **ret_license, char **ret_tags)
+bool scan_tags(const char *text, char **ret_license, char **ret_tags)
 {
 	const char *p = text;
 	char *tags = NULL, *license = NULL;
@@ -247,9 +259,9 @@ static bool has_word(const char *rhs, const char *word)
  * brings it, read back to the variable's Kconfig symbol.  Only explains;
  * make decided.
  */
-static char *explain_builtin(const struct options *o,
+static char *explain_builtin(const char *srctree,
 			     const struct kms_modularity *m, const char *obj,
-			     int depth)
+			     int depth, enum audit_class *ret_class)
 {
 	char dir[PATH_MAX], *slash, *reason = NULL;
 	const char *rel = obj;
@@ -267,10 +279,10 @@ static char *explain_builtin(const struct options *o,
 		else
 			strcpy(dir, ".");
 		rel = obj + (strcmp(dir, ".") ? strlen(dir) + 1 : 0);
-		snprintf(path, sizeof(path), "%s/%s/Kbuild", o->srctree, dir);
+		snprintf(path, sizeof(path), "%s/%s/Kbuild", srctree, dir);
 		if (access(path, R_OK))
 			snprintf(path, sizeof(path), "%s/%s/Makefile",
-				 o->srctree, dir);
+				 srctree, dir);
 		text = read_text(path);
 		lines = text ? logical_lines(text, &nr) : NULL;
 		for (i = 0; lines && i < nr && !reason; i++) {
@@ -290,6 +302,7 @@ static char *explain_builtin(const struct options *o,
 			snprintf(name, sizeof(name), "%.*s", (int)(end - lhs),
 				 lhs);
 			if (!strcmp(name, "obj-y")) {
+				*ret_class = AUDIT_ALWAYS;
 				reason = strdup("always built (obj-y)");
 			} else if (!strncmp(name, "obj-$(CONFIG_", 13) ||
 				   !strncmp(name, "lib-", 4)) {
@@ -297,14 +310,20 @@ static char *explain_builtin(const struct options *o,
 				char symbol[200];
 
 				if (!strncmp(name, "lib-", 4)) {
+					*ret_class = AUDIT_LIB;
 					reason = strdup("lib-y: in lib.a, never a module");
 					continue;
 				}
 				snprintf(symbol, sizeof(symbol), "%.*s",
 					 (int)strcspn(sym + 9, ")"), sym + 9);
+				*ret_class = !kms_modularity_is_bool(m, symbol) ?
+					     AUDIT_OTHER :
+					     kms_modularity_needs_y(m, symbol) ?
+					     AUDIT_BOOL_NEEDS_Y : AUDIT_BOOL;
 				if (asprintf(&reason, "CONFIG_%s is %s", symbol,
-					     kms_modularity_is_bool(m, symbol) ?
-					     "bool" : "y") < 0)
+					     *ret_class == AUDIT_OTHER ? "y" :
+					     *ret_class == AUDIT_BOOL ? "bool" :
+					     "bool, needs a tristate at y") < 0)
 					reason = NULL;
 			} else {
 				/* foo-y, foo-objs, foo-$(CONFIG_X): in foo.o */
@@ -324,8 +343,8 @@ static char *explain_builtin(const struct options *o,
 				snprintf(composite, sizeof(composite), "%s%s%s.o",
 					 strcmp(dir, ".") ? dir : "",
 					 strcmp(dir, ".") ? "/" : "", name);
-				inner = explain_builtin(o, m, composite,
-							depth + 1);
+				inner = explain_builtin(srctree, m, composite,
+							depth + 1, ret_class);
 				if (inner && asprintf(&reason, "%s (part of %s)",
 						      inner, composite) < 0)
 					reason = NULL;
@@ -340,47 +359,115 @@ static char *explain_builtin(const struct options *o,
 	return reason;
 }
 
+const char *audit_class_name(enum audit_class class)
+{
+	static const char *const names[AUDIT_NR_CLASSES] = {
+		[AUDIT_BOOL] = "bool",
+		[AUDIT_BOOL_NEEDS_Y] = "bool-needs-y",
+		[AUDIT_ALWAYS] = "always",
+		[AUDIT_LIB] = "lib",
+		[AUDIT_WHILE_Y] = "while-y",
+		[AUDIT_OTHER] = "other",
+	};
+
+	return (unsigned)class < AUDIT_NR_CLASSES ? names[class] : "other";
+}
+
+char *audit_reason(const char *srctree, const struct kms_modularity *m,
+		   const char *obj, enum kms_linkage linkage,
+		   enum audit_class *ret_class)
+{
+	char *reason;
+
+	*ret_class = AUDIT_OTHER;
+	if (linkage == KMS_LINK_WHILE_Y) {
+		/* The Makefile line does not say which tristate. */
+		*ret_class = AUDIT_WHILE_Y;
+		return strdup("linked only while a tristate is y");
+	}
+	reason = explain_builtin(srctree, m, obj, 0, ret_class);
+	if (reason)
+		return reason;
+	*ret_class = linkage == KMS_LINK_LIB ? AUDIT_LIB : AUDIT_OTHER;
+	return strdup(linkage == KMS_LINK_LIB ?
+		      "lib-y: in lib.a, never a module" :
+		      "obj-y with every tristate at m");
+}
+
+struct kms_error *audit_scratch_dir(const char *given, char **ret)
+{
+	const char *tmp = getenv("TMPDIR");
+	struct kms_error *err;
+	char *scratch;
+
+	if (given) {
+		scratch = strdup(given);
+		if (!scratch)
+			return &kms_error_nomem;
+		*ret = scratch;
+		return NULL;
+	}
+	if (asprintf(&scratch, "%s/kallmodsyms-audit.XXXXXX",
+		     tmp && *tmp ? tmp : "/tmp") < 0)
+		return &kms_error_nomem;
+	if (!mkdtemp(scratch)) {
+		err = kms_error_errno(scratch, "cannot create");
+		free(scratch);
+		return err;
+	}
+	*ret = scratch;
+	return NULL;
+}
+
+struct kms_error *audit_configure(const char *srctree, const char *objdir,
+				  const char *arch, const char *target,
+				  const char *allconfig)
+{
+	char *argv[] = { "make", "-s", "-C", (char *)srctree, NULL, NULL,
+			 (char *)target, NULL };
+	const char *env[] = { "MAKEFLAGS=", "MAKELEVEL=", "MFLAGS=",
+			      "KCONFIG_CONFIG=", "KCONFIG_ALLCONFIG=", NULL };
+	struct kms_run_output run;
+	struct kms_error *err = NULL;
+	char *allconfig_env = NULL;
+
+	if (asprintf(&argv[4], "O=%s", objdir) < 0)
+		return &kms_error_nomem;
+	if (asprintf(&argv[5], "ARCH=%s", arch) < 0 ||
+	    (allconfig && asprintf(&allconfig_env, "KCONFIG_ALLCONFIG=%s",
+				   allconfig) < 0))
+		err = &kms_error_nomem;
+	if (allconfig_env)
+		env[4] = allconfig_env;
+	if (!err)
+		err = kms_run(argv, NULL, env, &run);
+	free(argv[4]);
+	free(argv[5]);
+	free(allconfig_env);
+	if (err)
+		return err;
+	if (run.status) {
+		const char *line = strtok(run.err, "\n");
+
+		err = kms_error_fmt("make ARCH=%s %s in %s failed: %s", arch,
+				    target, srctree,
+				    line ? line : "no message");
+	}
+	kms_run_output_release(&run);
+	return err;
+}
+
 static struct kms_error *configure_allmodconfig(struct options *o,
 						char **ret_scratch)
 {
-	char *argv[] = { "make", "-s", "-C", (char *)o->srctree, NULL,
-			 "ARCH=x86_64", "allmodconfig", NULL };
-	const char *const env[] = { "MAKEFLAGS=", "MAKELEVEL=", "MFLAGS=",
-				    "KCONFIG_CONFIG=", "KCONFIG_ALLCONFIG=",
-				    NULL };
-	struct kms_run_output run;
 	struct kms_error *err;
-	char *scratch, *arg;
+	char *scratch;
 
-	if (o->scratch) {
-		scratch = strdup(o->scratch);
-	} else {
-		const char *tmp = getenv("TMPDIR");
-
-		if (asprintf(&scratch, "%s/kallmodsyms-audit.XXXXXX",
-			     tmp && *tmp ? tmp : "/tmp") < 0)
-			return &kms_error_nomem;
-		if (!mkdtemp(scratch)) {
-			err = kms_error_errno(scratch, "cannot create");
-			free(scratch);
-			return err;
-		}
-	}
-	if (!scratch || asprintf(&arg, "O=%s", scratch) < 0) {
-		free(scratch);
-		return &kms_error_nomem;
-	}
-	argv[4] = arg;
-	err = kms_run(argv, NULL, env, &run);
-	free(arg);
-	if (!err && run.status) {
-		const char *line = strtok(run.err, "\n");
-
-		err = kms_error_fmt("make allmodconfig in %s failed: %s",
-				    o->srctree, line ? line : "no message");
-	}
-	if (!err)
-		kms_run_output_release(&run);
+	err = audit_scratch_dir(o->scratch, &scratch);
+	if (err)
+		return err;
+	err = audit_configure(o->srctree, scratch, "x86_64", "allmodconfig",
+			      NULL);
 	if (err) {
 		free(scratch);
 		return err;
@@ -389,7 +476,7 @@ static struct kms_error *configure_allmodconfig(struct options *o,
 	return NULL;
 }
 
-static void json_string(FILE *f, const char *s)
+void json_string(FILE *f, const char *s)
 {
 	putc('"', f);
 	for (; s && *s; s++) {
@@ -409,6 +496,7 @@ static const char *linkage_name(enum kms_linkage linkage)
 	case KMS_LINK_BUILTIN: return "builtin";
 	case KMS_LINK_LIB: return "lib";
 	case KMS_LINK_MODULE: return "module";
+	case KMS_LINK_WHILE_Y: return "while-y";
 	default: return "unknown";
 	}
 }
@@ -490,6 +578,7 @@ static struct kms_error *audit(const struct options *o,
 		const char *obj = kms_modularity_object(m, i, &linkage);
 		char path[PATH_MAX], *text, *license, *tags, *spdx, *reason;
 		size_t len = strlen(obj);
+		enum audit_class class;
 
 		if (linkage == KMS_LINK_MODULE || len < 3 ||
 		    strcmp(obj + len - 2, ".o") ||
@@ -506,11 +595,7 @@ static struct kms_error *audit(const struct options *o,
 			continue;
 		}
 		spdx = spdx_of(text);
-		reason = explain_builtin(o, m, obj, 0);
-		if (!reason)
-			reason = strdup(linkage == KMS_LINK_LIB ?
-					"lib-y: in lib.a, never a module" :
-					"obj-y with every tristate at m");
+		reason = audit_reason(o->srctree, m, obj, linkage, &class);
 		count++;
 		if (list && reason) {
 			err = keep_finding(list, path + strlen(o->srctree) + 1,
@@ -525,6 +610,7 @@ static struct kms_error *audit(const struct options *o,
 			json_string(stdout, obj);
 			printf(", \"why\": ");
 			json_string(stdout, reason);
+			printf(", \"class\": \"%s\"", audit_class_name(class));
 			printf(", \"license\": ");
 			json_string(stdout, license);
 			printf(", \"spdx\": ");
@@ -571,6 +657,20 @@ static struct kms_error *write_patches(const struct options *o,
 	return err;
 }
 
+static int parse_jobs(const char *arg, unsigned int *ret)
+{
+	char *end;
+	unsigned long n = strtoul(arg, &end, 10);
+
+	if (*arg < '1' || *arg > '9' || *end || n > 1024) {
+		fprintf(stderr, PROG ": --jobs %s: not a number from 1 to 1024\n",
+			arg);
+		return -1;
+	}
+	*ret = n;
+	return 0;
+}
+
 /* The options into @o: -1, or the exit status for main() to return. */
 static int parse_args(int argc, char **argv, struct options *o)
 {
@@ -578,12 +678,15 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "build-dir", required_argument, NULL, 'b' },
 		{ "srctree", required_argument, NULL, 'S' },
 		{ "allmodconfig", no_argument, NULL, 'A' },
+		{ "tree-wide", no_argument, NULL, 'T' },
+		{ "arch", required_argument, NULL, 'a' },
+		{ "jobs", required_argument, NULL, 'J' },
 		{ "scratch", required_argument, NULL, 'o' },
 		{ "objects", no_argument, NULL, 'O' },
 		{ "count", no_argument, NULL, 'c' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "patches", required_argument, NULL, 'P' },
-		{ "author", required_argument, NULL, 'a' },
+		{ "author", required_argument, NULL, 'W' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -594,12 +697,18 @@ static int parse_args(int argc, char **argv, struct options *o)
 		case 'b': o->build_dir = optarg; break;
 		case 'S': o->srctree = optarg; break;
 		case 'A': o->allmodconfig = true; break;
+		case 'T': o->tree_wide = true; break;
+		case 'a': o->arches = optarg; break;
+		case 'J':
+			if (parse_jobs(optarg, &o->jobs))
+				return 2;
+			break;
 		case 'o': o->scratch = optarg; break;
 		case 'O': o->objects = true; break;
 		case 'c': o->count = true; break;
 		case 'j': o->json = true; break;
 		case 'P': o->patches = optarg; break;
-		case 'a': o->author = optarg; break;
+		case 'W': o->author = optarg; break;
 		case 'h': usage(stdout); return 0;
 		default:
 			fprintf(stderr, "see " PROG " --help\n");
@@ -620,7 +729,32 @@ static int parse_args(int argc, char **argv, struct options *o)
 		fprintf(stderr, PROG ": --allmodconfig needs -S SRCTREE\n");
 		return 2;
 	}
+	if (o->tree_wide && (!o->srctree || o->allmodconfig || o->objects)) {
+		fprintf(stderr, PROG ": --tree-wide needs -S SRCTREE, and no --allmodconfig or --objects\n");
+		return 2;
+	}
+	if ((o->arches || o->jobs) && !o->tree_wide) {
+		fprintf(stderr, PROG ": --arch and --jobs go with --tree-wide\n");
+		return 2;
+	}
 	return -1;
+}
+
+static int tree_wide(const struct options *o, char *srctree)
+{
+	struct treewide_options to = {
+		.srctree = srctree, .scratch = o->scratch,
+		.arches = o->arches, .jobs = o->jobs,
+		.json = o->json, .count = o->count,
+	};
+	struct kms_error *err = treewide_audit(&to, stderr);
+
+	free(srctree);
+	if (err) {
+		kms_error_report(PROG, err);
+		return 1;
+	}
+	return 0;
 }
 
 /* The source tree: -S, else the build tree's "source" link, else itself. */
@@ -662,6 +796,8 @@ int main(int argc, char **argv)
 	if (status >= 0)
 		return status;
 	err = find_srctree(&o, &srctree);
+	if (!err && o.tree_wide)
+		return tree_wide(&o, srctree);
 	if (!err) {
 		o.srctree = srctree;
 		if (o.allmodconfig) {
@@ -680,6 +816,7 @@ int main(int argc, char **argv)
 		mo.srctree = srctree;
 		mo.objtree = objtree;
 		mo.config = config;
+		mo.classify_all = true;
 		err = kms_modularity_analyze(&mo, &m);
 	}
 	if (!err && o.objects)

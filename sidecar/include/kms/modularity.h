@@ -24,11 +24,19 @@ struct kms_modularity_options {
 	const char *objtree;		/* has scripts/kconfig/conf */
 	const char *config;		/* the .config to judge */
 	const char *srcarch;		/* NULL: x86 */
+	const char *arch;		/* ARCH (i386, sparc32); NULL: srcarch */
 	/*
 	 * The config already has every tristate symbol it can at m (an
 	 * allmodconfig): skip kconfig, evaluate the Makefiles with it as is.
 	 */
 	bool already_modular;
+	/*
+	 * Classify every object the config links (KMS_LINK_WHILE_Y), and find
+	 * the bools that need a tristate at y (kms_modularity_needs_y()):
+	 * one more run of make and one of conf, for the audit.  Ignored with
+	 * already_modular.
+	 */
+	bool classify_all;
 	/*
 	 * Where to keep what kconfig said, for the next run on the same
 	 * config (kbuild runs the generator three times per link), or NULL.
@@ -42,6 +50,12 @@ struct kms_modularity_options {
 
 enum kms_linkage {
 	KMS_LINK_UNKNOWN,		/* no Makefile links it */
+	/*
+	 * Linked with the config as it is, but by no Makefile once every
+	 * tristate is m (ifeq ($(CONFIG_FOO),y)): never a module either.
+	 * Only with classify_all.
+	 */
+	KMS_LINK_WHILE_Y,
 	KMS_LINK_BUILTIN,		/* obj-y: in vmlinux whatever the config */
 	KMS_LINK_LIB,			/* lib-y: in a lib.a, never a module */
 	KMS_LINK_MODULE,		/* obj-m, or a member of a module */
@@ -68,6 +82,12 @@ const char *kms_modularity_object(const struct kms_modularity *m, size_t i,
 
 /* Was CONFIG_@name (set to y) found to be bool? */
 bool kms_modularity_is_bool(const struct kms_modularity *m, const char *name);
+
+/*
+ * Is CONFIG_@name a bool that kconfig turns off once the tristates are m,
+ * one that needs a tristate at y (FB_VESA on FB)?  Only with classify_all.
+ */
+bool kms_modularity_needs_y(const struct kms_modularity *m, const char *name);
 
 /* Did kconfig's answer come from o->cache? */
 bool kms_modularity_kconfig_cached(const struct kms_modularity *m);

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kallmodsyms-audit's parts (private to tools/audit): audit.c reads
+ * sources and Makefiles to say why an object is never a module; the
+ * tree-wide mode (treewide.c) asks that of every architecture.
+ */
+#ifndef KMS_AUDIT_H
+#define KMS_AUDIT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include <kms/modularity.h>
+
+#define PROG "kallmodsyms-audit"
+
+/* Why an object can never be a module, most specific first. */
+enum audit_class {
+	AUDIT_BOOL,		/* obj-$(CONFIG_FOO), FOO bool */
+	AUDIT_BOOL_NEEDS_Y,	/* ...and FOO needs a tristate at y */
+	AUDIT_ALWAYS,		/* obj-y, no symbol */
+	AUDIT_LIB,		/* lib-y: in a lib.a */
+	AUDIT_WHILE_Y,		/* linked only while a tristate is y */
+	AUDIT_OTHER,		/* obj-y with every tristate at m, unexplained */
+	AUDIT_NR_CLASSES
+};
+
+const char *audit_class_name(enum audit_class class);
+
+/* The whole of @path, or NULL. */
+char *read_text(const char *path);
+
+/* The SPDX identifier in @text's first lines, or NULL. */
+char *spdx_of(const char *text);
+
+/* "agree", "differ" or "no SPDX". */
+const char *agreement(const char *license, const char *spdx);
+
+/* The MODULE_LICENSE() string and the other MODULE_* tags of @text. */
+bool scan_tags(const char *text, char **ret_license, char **ret_tags);
+
+/*
+ * Why @obj, linked @linkage (not a module) by @m's analysis of @srctree,
+ * is never a module: a sentence, and its class in *@ret_class.
+ */
+char *audit_reason(const char *srctree, const struct kms_modularity *m,
+		   const char *obj, enum kms_linkage linkage,
+		   enum audit_class *ret_class);
+
+void json_string(FILE *f, const char *s);
+
+/* @given (copied), or a new temporary directory, in *@ret. */
+struct kms_error *audit_scratch_dir(const char *given, char **ret);
+
+/*
+ * make -C @srctree O=@objdir ARCH=@arch @target (allyesconfig, ...), with
+ * KCONFIG_ALLCONFIG=@allconfig unless NULL.
+ */
+struct kms_error *audit_configure(const char *srctree, const char *objdir,
+				  const char *arch, const char *target,
+				  const char *allconfig);
+
+#endif /* KMS_AUDIT_H */

@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <ftw.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -683,13 +684,17 @@ static struct kms_error *read_evaluation(struct kms_modularity *m,
 		if (line[0] == 'D' && line[1] == ' ') {
 			m->nr_dirs += !as_is;
 		} else if (line[0] == 'Y' && line[1] == ' ') {
-			err = add_object(m, line + 2, y, NULL);
+			err = add_object(m, kms_path_normalize(line + 2), y,
+					 NULL);
 		} else if (line[0] == 'L' && line[1] == ' ') {
-			err = add_object(m, line + 2, l, NULL);
+			err = add_object(m, kms_path_normalize(line + 2), l,
+					 NULL);
 		} else if (line[0] == 'M' && line[1] == ' ' &&
 			   (module = strchr(line + 2, ' '))) {
 			*module++ = '\0';
-			err = add_object(m, line + 2, KMS_LINK_MODULE, module);
+			err = add_object(m, kms_path_normalize(line + 2),
+					 KMS_LINK_MODULE,
+					 kms_path_normalize(module));
 		} else {
 			err = kms_error_fmt("make: unexpected output evaluating the Makefiles of %s: %s",
 					    o->srctree, line);
@@ -801,8 +806,13 @@ enum kms_linkage kms_modularity_linkage(const struct kms_modularity *m,
 					const char *path,
 					const char **ret_module)
 {
-	uint32_t i = kms_strmap_find(&m->objects, path);
+	char normal[PATH_MAX];
+	uint32_t i;
 
+	/* Objects are kept by their normalized paths (read_evaluation()). */
+	if (snprintf(normal, sizeof(normal), "%s", path) >= (int)sizeof(normal))
+		return KMS_LINK_UNKNOWN;
+	i = kms_strmap_find(&m->objects, kms_path_normalize(normal));
 	if (i == UINT32_MAX)
 		return KMS_LINK_UNKNOWN;
 	if (ret_module)

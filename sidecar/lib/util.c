@@ -100,6 +100,39 @@ size_t kms_lower_bound(const void *key, const void *base, size_t n,
 	return lo;
 }
 
+char *kms_path_normalize(char *s)
+{
+	size_t root = *s == '/', kept = 0;	/* components ".." can undo */
+	char *in = s + root, *out = s + root;
+
+	while (*in) {
+		char *comp = in;
+		size_t len = strcspn(in, "/");
+
+		in += len;
+		while (*in == '/')
+			in++;
+		if (len == 0 || (len == 1 && comp[0] == '.'))
+			continue;
+		if (len == 2 && comp[0] == '.' && comp[1] == '.' && kept) {
+			while (out > s + root && out[-1] != '/')
+				out--;
+			if (out > s + root)
+				out--;		/* the '/' before it */
+			kept--;
+			continue;
+		}
+		/* Writing before @comp: never over what is still to read. */
+		if (out > s + root)
+			*out++ = '/';
+		memmove(out, comp, len);
+		out += len;
+		kept += !(len == 2 && comp[0] == '.' && comp[1] == '.');
+	}
+	*out = '\0';
+	return s;
+}
+
 char *kms_underscores(char *s)
 {
 	for (char *p = s; *p; p++)

@@ -55,6 +55,15 @@ size_t kms_lower_bound(const void *key, const void *base, size_t n,
  */
 char *kms_underscores(char *s);
 
+/*
+ * Collapse "./" and "DIR/../" in the relative path @s, in place, as make
+ * names one file that kbuild reaches through another directory
+ * ("arch/arm64/kvm/../../../virt/kvm/kvm_main.o" is
+ * "virt/kvm/kvm_main.o"); a ".." with nothing left to undo stays.
+ * Returns @s.
+ */
+char *kms_path_normalize(char *s);
+
 /* free() on scope exit, as drgn's _cleanup_free_. */
 static inline void kms_freep(void *p)
 {

@@ -3,16 +3,19 @@
 #
 # Regenerate kernel-patches/VERSION-module-license/: the series that
 # removes MODULE_LICENSE() from the files of Linux VERSION that can never
-# be modules, as kallmodsyms-audit --allmodconfig --patches writes it, then
-# check that every patch applies alone (patch -p1 --dry-run -F0) to the
-# pristine tree.  The old directory is replaced only when all of that
-# worked.
+# be modules on any architecture (kallmodsyms-audit --tree-wide, about
+# 25 CPU-minutes; its listing is kept in the series' folder as
+# findings.txt), as kallmodsyms-audit --patches writes it, then check that
+# every patch applies alone (patch -p1 --dry-run -F0) to the pristine
+# tree.  The old directory is replaced only when all of that worked.
 #
 # usage: scripts/gen-module-license-series.sh VERSION [OUTDIR]
 #   OUTDIR        default kernel-patches/VERSION-module-license
 #   KMS_SRCTREE   the pristine sources (default: extracted from
 #                 /usr/src/linux-source-VERSION.tar.xz into a scratch dir)
 #   KMS_AUTHOR    'Name <email>' (default: kallmodsyms-audit's: git config)
+#   KMS_FINDINGS  a listing of an earlier --tree-wide run to use instead
+#                 of running it again
 #   TMPDIR        where the scratch directory goes
 set -euo pipefail
 [ $# = 1 ] || [ $# = 2 ] || { echo "usage: $0 VERSION [OUTDIR]" >&2; exit 2; }
@@ -36,9 +39,15 @@ if [ -z "$src" ]; then
 fi
 [ -f "$src/Makefile" ] || die "$src: not a kernel tree"
 
-args=(--allmodconfig -S "$src" -o "$scratch/build" --patches "$scratch/series")
+if [ -n "${KMS_FINDINGS:-}" ]; then
+	cp "$KMS_FINDINGS" "$scratch/findings.txt"
+else
+	"$audit" --tree-wide -S "$src" -o "$scratch/build" > "$scratch/findings.txt"
+fi
+args=(--findings "$scratch/findings.txt" -S "$src" --patches "$scratch/series")
 [ -n "${KMS_AUTHOR:-}" ] && args+=(--author "$KMS_AUTHOR")
 "$audit" "${args[@]}"
+cp "$scratch/findings.txt" "$scratch/series/"
 
 # Each patch alone on the pristine tree.
 while read -r patch; do

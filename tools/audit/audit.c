@@ -37,6 +37,7 @@ struct options {
 	bool count;
 	bool json;
 	const char *patches;	/* --patches DIR */
+	const char *findings;	/* --findings FILE */
 	const char *author;
 };
 
@@ -87,6 +88,10 @@ static void usage(FILE *f)
 		"      --patches DIR     write the series that removes their\n"
 		"                        MODULE_LICENSE() into DIR (new), one patch\n"
 		"                        per MAINTAINERS section, and a cover letter\n"
+		"      --findings FILE   with --patches -S SRCTREE: take the files\n"
+		"                        from FILE, a listing this tool wrote (of a\n"
+		"                        configured tree, --allmodconfig or\n"
+		"                        --tree-wide), instead of analysing again\n"
 		"      --author 'NAME <EMAIL>'  its author (default: $GIT_AUTHOR_NAME\n"
 		"                        and _EMAIL, else git config user.*)\n"
 		"  -h, --help            this text\n"
@@ -562,6 +567,7 @@ static void patch_list_release(struct patch_list *list)
 		free((char *)list->f[i].reason);
 		free((char *)list->f[i].license);
 		free((char *)list->f[i].tags);
+		free((char *)list->f[i].arches);
 	}
 	free(list->f);
 }
@@ -640,6 +646,76 @@ static struct kms_error *audit(const struct options *o,
 	return err;
 }
 
+/*
+ * One line of a listing: FILE why MODULE_LICENSE("L") SPDX agreement TAGS
+ * (a configured tree, --allmodconfig), or FILE class why ARCHES
+ * MODULE_LICENSE("L") SPDX agreement TAGS (--tree-wide), tab-separated.
+ */
+static struct kms_error *parse_finding(struct patch_list *list, char *line,
+				       const char *file, size_t lineno)
+{
+	char *field[9], *save = NULL, *reason, *license, *tags, *p;
+	size_t n = 0, len;
+	bool wide;
+
+	for (p = strtok_r(line, "\t", &save); p && n < 9;
+	     p = strtok_r(NULL, "\t", &save))
+		field[n++] = p;
+	wide = n == 8;
+	if ((n != 6 && n != 8) || strncmp(field[wide ? 4 : 2], "MODULE_LICENSE(\"", 16))
+		return kms_error_file(file, "line %zu: not a line of "
+					PROG "'s listing", lineno);
+	p = field[wide ? 4 : 2] + 16;
+	len = strlen(p);
+	if (len < 2 || strcmp(p + len - 2, "\")"))
+		return kms_error_file(file, "line %zu: not a line of "
+					PROG "'s listing", lineno);
+	reason = strdup(field[wide ? 2 : 1]);
+	license = strndup(p, len - 2);
+	tags = strdup(field[n - 1]);
+	if (!reason || !license || !tags) {
+		free(reason);
+		free(license);
+		free(tags);
+		return &kms_error_nomem;
+	}
+	if (keep_finding(list, field[0], &reason, &license, &tags))
+		return &kms_error_nomem;
+	if (wide) {
+		char *arches = strdup(field[3]);
+
+		if (!arches)
+			return &kms_error_nomem;
+		for (p = arches; *p; p++)
+			if (*p == ',')
+				*p = ' ';
+		list->f[list->nr - 1].arches = arches;
+	}
+	return NULL;
+}
+
+/* --findings FILE: the findings of an earlier run, into @list. */
+static struct kms_error *read_findings(const char *file,
+				       struct patch_list *list)
+{
+	_cleanup_free_ char *text = NULL;
+	struct kms_error *err = NULL;
+	char *line, *save = NULL;
+	size_t size, lineno = 0;
+
+	err = kms_read_file(file, 0, &text, &size);
+	if (err)
+		return err;
+	if (memchr(text, '\0', size))
+		return kms_error_file(file, "not a text file");
+	for (line = strtok_r(text, "\n", &save); line && !err;
+	     line = strtok_r(NULL, "\n", &save))
+		err = parse_finding(list, line, file, ++lineno);
+	if (!err && !list->nr)
+		err = kms_error_file(file, "no findings");
+	return err;
+}
+
 /* --patches: the series, and one line saying what it holds. */
 static struct kms_error *write_patches(const struct options *o,
 				       const struct patch_list *list)
@@ -655,6 +731,25 @@ static struct kms_error *write_patches(const struct options *o,
 		printf("%s: %zu patches, %zu files, %zu left alone\n",
 		       o->patches, st.patches, st.files, st.refused);
 	return err;
+}
+
+/* --findings FILE --patches DIR: the series, analysing nothing. */
+static int patches_from(struct options *o, char *srctree)
+{
+	struct patch_list list = { 0 };
+	struct kms_error *err;
+
+	o->srctree = srctree;
+	err = read_findings(o->findings, &list);
+	if (!err)
+		err = write_patches(o, &list);
+	patch_list_release(&list);
+	free(srctree);
+	if (err) {
+		kms_error_report(PROG, err);
+		return 1;
+	}
+	return 0;
 }
 
 static int parse_jobs(const char *arg, unsigned int *ret)
@@ -687,6 +782,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "json", no_argument, NULL, 'j' },
 		{ "patches", required_argument, NULL, 'P' },
 		{ "author", required_argument, NULL, 'W' },
+		{ "findings", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -709,6 +805,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		case 'j': o->json = true; break;
 		case 'P': o->patches = optarg; break;
 		case 'W': o->author = optarg; break;
+		case 'F': o->findings = optarg; break;
 		case 'h': usage(stdout); return 0;
 		default:
 			fprintf(stderr, "see " PROG " --help\n");
@@ -723,6 +820,11 @@ static int parse_args(int argc, char **argv, struct options *o)
 	if (o->patches && (o->objects || o->json || o->count)) {
 		fprintf(stderr, PROG ": --patches goes with none of --objects, "
 			"-j, -c\n");
+		return 2;
+	}
+	if (o->findings && (!o->patches || !o->srctree || o->allmodconfig ||
+			    o->tree_wide)) {
+		fprintf(stderr, PROG ": --findings goes with --patches and -S SRCTREE alone\n");
 		return 2;
 	}
 	if (o->allmodconfig && !o->srctree) {
@@ -798,6 +900,8 @@ int main(int argc, char **argv)
 	err = find_srctree(&o, &srctree);
 	if (!err && o.tree_wide)
 		return tree_wide(&o, srctree);
+	if (!err && o.findings)
+		return patches_from(&o, srctree);
 	if (!err) {
 		o.srctree = srctree;
 		if (o.allmodconfig) {

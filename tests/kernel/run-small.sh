@@ -42,41 +42,20 @@ if [ "${KMS_KERNEL:-6.12}" = 6.12 ] && [ "${KMS_TOOLCHAIN:-}" != thinlto ]; then
 fi
 
 # With --modularity, Kconfig and the Makefiles take out of modules.builtin
-# exactly the objects that could never be modules: n_null.o comes with
-# CONFIG_TTY and vgacon.o with CONFIG_VGA_CONSOLE (bool), bool_notmod.o
-# with the samples' bool, lib/glob.o with CONFIG_GLOB (bool; lib/ is the
-# top-level Makefile's libs-y).  Linux 6.1 has more that later kernels no
-# longer list: binfmt_elf.c, freq_table.c and intel_pstate.c still had
-# MODULE_LICENSE() then, and lib/crypto's libblake2s was obj-y.
+# exactly the objects that could never be modules.  The series of
+# kernel-patches/VERSION-module-license took MODULE_LICENSE() out of all
+# of them (6.12: n_null.c, vgacon.c, lib/glob.c; 6.1 also binfmt_elf.c,
+# freq_table.c, intel_pstate.c, lib/crypto's blake2s): only the samples'
+# bool object is left, which says it on purpose.
 kms_gen -q --modularity -f sidecar -o judged.kms "$kbuild/vmlinux" ||
 	fail "generate --modularity"
 kms_gen -q --modularity -e -f sidecar -o explained.kms "$kbuild/vmlinux" > explain ||
 	fail "generate --modularity --explain"
 assert_same judged.kms explained.kms "tables with and without --explain"
 kms list -t judged.kms "$kbuild/vmlinux" > list-judged || fail "list --modularity tables"
-case ${KMS_KERNEL:-6.12} in
-6.1)
-	cat > not-modules <<'EOF'
-fs/binfmt_elf.o	not a module: [binfmt_elf] (obj-y with every tristate at m)
-lib/crypto/blake2s.o	not a module: [libblake2s] (obj-y with every tristate at m)
-lib/crypto/blake2s-generic.o	not a module: [libblake2s] (obj-y with every tristate at m)
-lib/glob.o	not a module: [glob] (obj-y with every tristate at m)
-drivers/video/console/vgacon.o	not a module: [vgacon] (obj-y with every tristate at m)
-drivers/tty/n_null.o	not a module: [n_null] (obj-y with every tristate at m)
-drivers/cpufreq/freq_table.o	not a module: [freq_table] (obj-y with every tristate at m)
-drivers/cpufreq/intel_pstate.o	not a module: [intel_pstate] (obj-y with every tristate at m)
+cat > not-modules <<'EOF'
 samples/kallmodsyms/bool_notmod.o	not a module: [bool_notmod] (obj-y with every tristate at m)
 EOF
-	;;
-*)
-	cat > not-modules <<'EOF'
-lib/glob.o	not a module: [glob] (obj-y with every tristate at m)
-drivers/video/console/vgacon.o	not a module: [vgacon] (obj-y with every tristate at m)
-drivers/tty/n_null.o	not a module: [n_null] (obj-y with every tristate at m)
-samples/kallmodsyms/bool_notmod.o	not a module: [bool_notmod] (obj-y with every tristate at m)
-EOF
-	;;
-esac
 testrun_compare sh -c "grep 'not a module' explain | sed 's/\t{[^}]*}//'" < not-modules
 dropped=$(sed 's/.*\[\(.*\)\].*/\1/' not-modules | paste -sd '|')
 # ...and nothing else changes: a line differs only where those modules

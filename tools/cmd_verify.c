@@ -108,17 +108,16 @@ static struct kms_error *regenerate(struct inspector *in,
 }
 
 /*
- * Compare every text symbol's annotation in the tables and in @fresh, which
- * @who says; the first disagreements are printed (after @bad earlier ones),
- * one line for each run of symbols that disagree the same way when
- * @runs.  Returns the disagreements, @bad included.
+ * Compare every text symbol's annotation in the tables and in @fresh; the
+ * first disagreements are printed (after @bad earlier ones).  Returns the
+ * disagreements, @bad included.
  */
 static size_t compare(struct inspector *in, const struct kms_tables *fresh,
-		      const char *who, bool runs, size_t bad, size_t *compared)
+		      size_t bad, size_t *compared)
 {
 	uint32_t c1 = KMS_NONE, c2 = KMS_NONE;
 	uint64_t text = in->syms->text_address;
-	char pa[4096], pb[4096], last[8192] = "";
+	char pa[4096], pb[4096];
 	size_t i;
 
 	for (i = 0; i < in->syms->nr; i++) {
@@ -133,24 +132,12 @@ static size_t compare(struct inspector *in, const struct kms_tables *fresh,
 		/* Compare what they print, not table indices. */
 		kms_format_object(pa, sizeof(pa), in->tables, a, false);
 		kms_format_object(pb, sizeof(pb), fresh, b, false);
-		if (!strcmp(pa, pb)) {
-			last[0] = '\0';
-			continue;
-		}
-		if (runs) {
-			char pair[sizeof(last)];
-
-			snprintf(pair, sizeof(pair), "%s\n%s", pa, pb);
-			if (!strcmp(pair, last))
-				continue;
-			strcpy(last, pair);
-		}
-		if (bad++ >= MAX_REPORTED)
+		if (!strcmp(pa, pb) || bad++ >= MAX_REPORTED)
 			continue;
 		printf("%016llx %s: the tables say ",
 		       (unsigned long long)sym->address, sym->name);
 		print_attr(in->tables, a);
-		printf(", %s ", who);
+		fputs(", the build says ", stdout);
 		print_attr(fresh, b);
 		putchar('\n');
 	}
@@ -158,28 +145,65 @@ static size_t compare(struct inspector *in, const struct kms_tables *fresh,
 }
 
 /*
- * The objects the tables put in built-in modules that Kconfig and the
- * Makefiles say can never be modules: one line for each (its first
- * symbol).  Returns how many, 0 also where the tree is not configured.
+ * Report @pa (a module list the tables give @sym, which @judged does not)
+ * once: returns false if it was reported before.
+ */
+static bool first_time(char ***seen, size_t *nr, size_t *cap, const char *pa)
+{
+	for (size_t i = 0; i < *nr; i++)
+		if (!strcmp((*seen)[i], pa))
+			return false;
+	if (KMS_RESERVE(*seen, *cap, *nr + 1))
+		return false;
+	(*seen)[*nr] = strdup(pa);
+	return (*seen)[*nr] && ++*nr;
+}
+
+/*
+ * The built-in modules of the tables that Kconfig and the Makefiles say
+ * can never be modules: one line for each (with its first symbol), their
+ * count in *@ret_bad; none where the tree is not configured.
  */
 static struct kms_error *check_modularity(struct inspector *in,
 					  const struct verify_settings *o,
 					  size_t *ret_bad)
 {
+	uint32_t c1 = KMS_NONE, c2 = KMS_NONE;
+	uint64_t text = in->syms->text_address;
 	struct kms_tables *judged;
 	struct kms_error *err;
-	size_t compared = 0;
+	char pa[4096], pb[4096], **seen = NULL;
+	size_t i, nr = 0, cap = 0;
 
 	err = regenerate(in, o, true, &judged);
 	if (err)
 		return err;
-	*ret_bad = compare(in, judged, "Kconfig and the Makefiles say",
-			   true, 0, &compared);
+	for (i = 0; i < in->syms->nr; i++) {
+		const struct kms_symbol *sym = &in->syms->syms[i];
+		uint32_t a, b;
+
+		if (!kms_is_text_type(sym->type))
+			continue;
+		a = kms_address_object(in->tables, text, sym->address, &c1);
+		b = kms_address_object(judged, text, sym->address, &c2);
+		/* The modules alone: {objfile} names follow from them. */
+		kms_format_object(pa, sizeof(pa), in->tables, a, true);
+		kms_format_object(pb, sizeof(pb), judged, b, true);
+		if (!strcmp(pa, pb) || !first_time(&seen, &nr, &cap, pa))
+			continue;
+		printf("%s: can never be a module, Kconfig and the Makefiles "
+		       "say: its code from %016llx %s on is %s\n", pa,
+		       (unsigned long long)sym->address, sym->name,
+		       *pb ? pb : "core kernel");
+	}
 	kms_tables_destroy(judged);
-	if (*ret_bad)
-		printf("%zu objects that can never be modules are in modules.builtin: "
-		       "their sources say MODULE_LICENSE() (kallmodsyms-audit lists them)\n",
-		       *ret_bad);
+	if (nr)
+		printf("not modules: %zu in modules.builtin (their sources say "
+		       "MODULE_LICENSE(); kallmodsyms-audit lists them)\n", nr);
+	for (i = 0; i < nr; i++)
+		free(seen[i]);
+	free(seen);
+	*ret_bad = nr;
 	return NULL;
 }
 
@@ -199,8 +223,7 @@ static int run(struct inspector *in, const void *settings, int argc,
 		err = regenerate(in, o, false, &fresh);
 		if (err)
 			return inspector_fail(err);
-		bad = compare(in, fresh, "the build says", false, bad,
-			      &compared);
+		bad = compare(in, fresh, bad, &compared);
 		kms_tables_destroy(fresh);
 	}
 	if (bad > MAX_REPORTED)

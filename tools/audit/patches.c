@@ -436,6 +436,36 @@ static const char tags_text[] =
 	"included: it declares those tags and module_init() and the like,\n"
 	"which built-in code uses as well.\n";
 
+/*
+ * @text after @indent spaces, lines broken at spaces and after commas
+ * ("alpha,arc,arm") before column 73 (checkpatch wants commit messages
+ * within 75); a word longer than a line has one of its own.
+ */
+static void wrap(FILE *f, int indent, const char *text)
+{
+	bool space = false;
+	int col = 0;
+
+	while (*text) {
+		int len = (int)strcspn(text, " ,");
+
+		len += text[len] == ',';
+		if (col && col + space + len > 72) {
+			fputc('\n', f);
+			col = 0;
+		}
+		if (!col)
+			col = fprintf(f, "%*s%.*s", indent, "", len, text);
+		else
+			col += fprintf(f, "%s%.*s", space ? " " : "", len, text);
+		text += len;
+		space = *text == ' ';
+		text += strspn(text, " ");
+	}
+	if (col)
+		fputc('\n', f);
+}
+
 /* The commit message's list of files, and the tags paragraph. */
 static void body(FILE *f, const struct group *g)
 {
@@ -450,9 +480,20 @@ static void body(FILE *f, const struct group *g)
 	for (i = 0; i < g->nr; i++) {
 		const struct patch_finding *pf = g->items[i]->f;
 
-		fprintf(f, "  %s%s%s%s: %s\n", pf->source,
-			pf->arches ? " (" : "", pf->arches ? pf->arches : "",
-			pf->arches ? ")" : "", pf->reason);
+		char *why = NULL;
+
+		if (asprintf(&why, "%s%s%s", pf->reason,
+			     pf->arches ? "; built on: " : "",
+			     pf->arches ? pf->arches : "") < 0)
+			why = NULL;
+		/* On one line where it fits, else the reason below. */
+		if (4 + strlen(pf->source) + strlen(why ? why : pf->reason) <= 72) {
+			fprintf(f, "  %s: %s\n", pf->source, why ? why : pf->reason);
+		} else {
+			fprintf(f, "  %s:\n", pf->source);
+			wrap(f, 6, why ? why : pf->reason);
+		}
+		free(why);
 		tags |= pf->tags && *pf->tags && strcmp(pf->tags, "-");
 	}
 	if (tags)

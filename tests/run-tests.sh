@@ -188,7 +188,12 @@ runs=$(for t in "${tests[@]}"; do
 	plan "$t" || exit 2
 done) || exit 2
 if [ -n "$list_only" ]; then
-	printf '%s\n' "$runs"
+	[ -z "$runs" ] || printf '%s\n' "$runs"
+	exit 0
+fi
+if [ -z "$runs" ]; then
+	echo "run-tests.sh: nothing to run: no part of this run's matrix is the tests' (see --list)"
+	echo "0 passed, 0 failed, 0 skipped"
 	exit 0
 fi
 

@@ -39,7 +39,8 @@ struct kms_modularity_options {
 	bool classify_all;
 	/*
 	 * Where to keep what kconfig said, for the next run on the same
-	 * config (kbuild runs the generator three times per link), or NULL.
+	 * config (kallmodsyms-gen --modularity, run again on one tree), or
+	 * NULL.
 	 * It is used only while the config, the tree, the toolchain
 	 * variables and include/config/auto.conf (which kbuild rewrites when
 	 * a Kconfig file changes) are the same.  Failing to write it is not

@@ -26,7 +26,8 @@ printf 'CONFIG_%s=y\n' MODULES A_TRI B_BOOL C_DEFTRI D_DEFBOOL E_LATE \
 
 # One source per case.  b_bool.c: between two blank lines; always.c: over
 # two lines; libthing.c: last, after a blank line; bcomp_x.c: under
-# #ifdef MODULE; in_tri_dir.c: in a macro; comp_sub.c: a real module.
+# #ifdef MODULE; in_tri_dir.c: in a macro; comp_sub.c: a real module;
+# d_defbool.c: tags only in a comment (drivers/char/hpet.c), not a finding.
 cat > src/a/b_bool.c <<'C'
 // SPDX-License-Identifier: GPL-2.0
 #include <linux/module.h>
@@ -62,6 +63,12 @@ cat > src/dtri/in_tri_dir.c <<'C'
 #define TAGS \
 	MODULE_LICENSE("GPL")
 TAGS;
+C
+cat > src/a/d_defbool.c <<'C'
+// SPDX-License-Identifier: GPL-2.0
+/*
+MODULE_LICENSE("GPL");
+*/
 C
 cat > src/b/sub/comp_sub.c <<'C'
 MODULE_LICENSE("GPL");

@@ -170,20 +170,52 @@ const char *agreement(const char *license, const char *spdx)
 	return "differ";
 }
 
-/* The MODULE_LICENSE() string and the other MODULE_* tags of @text. */
+/*
+ * Whether a block comment is still open at the end of the line from @p to
+ * @end, given whether one was open at its start.  A // comment ends the
+ * line's code; string literals are not told apart (no tag line has one
+ * with a comment token before its tag).
+ */
+static bool comment_open_after(const char *p, const char *end, bool open)
+{
+	for (; p + 1 < end; p++) {
+		if (open && p[0] == '*' && p[1] == '/') {
+			open = false;
+			p++;
+		} else if (!open && p[0] == '/' && p[1] == '*') {
+			open = true;
+			p++;
+		} else if (!open && p[0] == '/' && p[1] == '/') {
+			break;
+		}
+	}
+	return open;
+}
+
+/*
+ * The MODULE_LICENSE() string and the other MODULE_* tags of @text, tags
+ * that start a line outside comments (drivers/char/hpet.c keeps its tags
+ * in a comment since it stopped being a module).
+ */
 bool scan_tags(const char *text, char **ret_license, char **ret_tags)
 {
 	const char *p = text;
 	char *tags = NULL, *license = NULL;
 	size_t tags_len = 0, tags_cap = 0;
+	bool in_comment = false;
 
 	while (p && *p) {
 		const char *line = p, *name;
+		bool commented = in_comment;
 		size_t len;
 
 		p = strchr(p, '\n');
+		in_comment = comment_open_after(line, p ? p : line + strlen(line),
+						in_comment);
 		if (p)
 			p++;
+		if (commented)
+			continue;
 		while (*line == ' ' || *line == '\t')
 			line++;
 		if (strncmp(line, "MODULE_", 7))

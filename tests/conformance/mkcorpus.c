@@ -9,7 +9,7 @@
  * most one rule of FORMAT.md, so that its reason class is unambiguous; an
  * accepted case's verdict carries the counts of its image header.  The
  * REGRESSION files (inputs that once split the readers) are copied in as
- * fuzz-NAME.kms, refused as bad-frame.  The same libzstd gives the same
+ * fuzz-NAME.kms, refused as bad-frame (version-1 ones made version 2).  The same libzstd gives the same
  * bytes: run-conformance.sh regenerates the corpus and compares.
  */
 #define ZSTD_STATIC_LINKING_ONLY
@@ -101,10 +101,13 @@ static void release(struct buf *b)
 
 /*
  * The tables of the images, in host byte order, and where the arrays go.
- * Every array is placed in the writer's order unless an offset is given.
+ * Every array is placed in the writer's order unless an order is given.
+ * Range objects are KMS_NONE for "no object" whatever their width; other
+ * values are written as they are, truncated to the width.
  */
 struct spec {
-	uint32_t text_size;
+	uint32_t nr_sections;
+	const uint32_t *sections;	/* class, nr_ranges, end triples */
 	uint32_t nr_ranges;
 	const uint32_t *ranges;		/* start, object pairs */
 	uint32_t nr_objects;
@@ -117,10 +120,11 @@ struct spec {
 };
 
 /* The image's arrays, and their offset fields in the image header. */
-enum { RANGES, OBJECTS, MODLISTS, STRTAB };
-static const unsigned int offset_field[] = {
-	KMS_IMG_RANGES_OFF, KMS_IMG_OBJECTS_OFF, KMS_IMG_MODLISTS_OFF,
-	KMS_IMG_STRTAB_OFF
+enum { SECTIONS, STARTS, RANGE_OBJECTS, OBJECTS, MODLISTS, STRTAB,
+       NR_ARRAYS };
+static const unsigned int offset_field[NR_ARRAYS] = {
+	KMS_IMG_SECTIONS_OFF, KMS_IMG_STARTS_OFF, KMS_IMG_RANGE_OBJECTS_OFF,
+	KMS_IMG_OBJECTS_OFF, KMS_IMG_MODLISTS_OFF, KMS_IMG_STRTAB_OFF
 };
 
 /*
@@ -151,14 +155,36 @@ static const uint32_t sample_objects[] = {
 	KMS_NONE, KMS_NONE,	/* nothing to print */
 };
 
-/* Ranges, with a gap (no object) and an object used twice. */
+/*
+ * Sections of several classes, in address order per base: a class with
+ * two sections and another between them (x86-64's init text, init data,
+ * exit text), a section starting where the previous one ends, with the
+ * same object on both sides, and per-CPU data whose offsets overlap the
+ * text's numbers in its own address space.
+ */
+static const uint32_t sample_sections[] = {
+	KMS_CLASS_TEXT, 5, 0x200,
+	KMS_CLASS_INIT_TEXT, 1, 0x900,
+	KMS_CLASS_DATA, 2, 0x1100,
+	KMS_CLASS_INIT_TEXT, 1, 0x1180,
+	KMS_CLASS_BSS, 1, 0x2040,
+	KMS_CLASS_PERCPU, 3, 0x100,
+};
+#define SEC_PERCPU 5
+
+/* Ranges, with gaps (no object) and objects used more than once. */
 static const uint32_t sample_ranges[] = {
-	0x10, 0, 0x40, KMS_NONE, 0x80, 1, 0x100, 2, 0x180, 0,
-	0x200, 3, 0x280, 4, 0x2c0, 5,
+	0x10, 0, 0x40, KMS_NONE, 0x80, 1, 0x100, 2, 0x180, 0,	/* text */
+	0x800, 4,						/* init */
+	0x1000, 3, 0x1080, 0,					/* data */
+	0x1100, 0,						/* exit */
+	0x2000, 5,						/* bss */
+	0x0, 2, 0x40, KMS_NONE, 0x80, 1,			/* percpu */
 };
 
 static const struct spec sample = {
-	.text_size = 0x300,
+	.nr_sections = sizeof(sample_sections) / 12,
+	.sections = sample_sections,
 	.nr_ranges = sizeof(sample_ranges) / 8,
 	.ranges = sample_ranges,
 	.nr_objects = sizeof(sample_objects) / 8,
@@ -170,19 +196,74 @@ static const struct spec sample = {
 	.nr_modules = 3,
 };
 
-/* Where build_image() put the arrays. */
+/* Where build_image() put the arrays, and the range objects' width. */
 struct layout {
-	uint32_t off[4];
+	uint32_t off[NR_ARRAYS];
+	unsigned int width;
 };
 
-/*
- * The image of @s, arrays in the order @order (the writer's: ranges,
- * objects, module lists, strings), @gap zero bytes between them.
- */
-static struct buf build_image(const struct spec *s, const int order[4],
-			      unsigned int gap, struct layout *l)
+static void append_range_objects(struct buf *img, const struct spec *s,
+				 unsigned int width)
 {
-	static const int writer_order[4] = { RANGES, OBJECTS, MODLISTS, STRTAB };
+	unsigned char w[2];
+	uint32_t i;
+
+	for (i = 0; i < s->nr_ranges; i++) {
+		uint32_t obj = s->ranges[2 * i + 1];
+
+		if (width == 4) {
+			append_le32(img, obj);
+			continue;
+		}
+		w[0] = obj;
+		w[1] = obj >> 8;
+		append(img, w, 2);
+	}
+}
+
+static void append_array(struct buf *img, const struct spec *s, int which,
+			 unsigned int width)
+{
+	uint32_t i;
+
+	switch (which) {
+	case SECTIONS:
+		for (i = 0; i < 3 * s->nr_sections; i++)
+			append_le32(img, s->sections[i]);
+		break;
+	case STARTS:
+		for (i = 0; i < s->nr_ranges; i++)
+			append_le32(img, s->ranges[2 * i]);
+		break;
+	case RANGE_OBJECTS:
+		append_range_objects(img, s, width);
+		break;
+	case OBJECTS:
+		for (i = 0; i < 2 * s->nr_objects; i++)
+			append_le32(img, s->objects[i]);
+		break;
+	case MODLISTS:
+		for (i = 0; i < s->nr_words; i++)
+			append_le32(img, s->words[i]);
+		break;
+	case STRTAB:
+		append(img, s->strtab, s->strtab_size);
+		break;
+	}
+}
+
+/*
+ * The image of @s, arrays in the order @order (the writer's: sections,
+ * starts, range objects, objects, module lists, strings), @gap zero bytes
+ * between them.
+ */
+static struct buf build_image(const struct spec *s,
+			      const int order[NR_ARRAYS], unsigned int gap,
+			      struct layout *l)
+{
+	static const int writer_order[NR_ARRAYS] = {
+		SECTIONS, STARTS, RANGE_OBJECTS, OBJECTS, MODLISTS, STRTAB
+	};
 	struct buf img = { 0 };
 	unsigned char hdr[KMS_IMAGE_HEADER_SIZE] = { 0 };
 	uint32_t i;
@@ -190,37 +271,22 @@ static struct buf build_image(const struct spec *s, const int order[4],
 
 	if (!order)
 		order = writer_order;
+	l->width = s->nr_objects <= KMS_NARROW_OBJECTS_MAX ? 2 : 4;
 	append(&img, hdr, sizeof(hdr));
-	for (k = 0; k < 4; k++) {
+	for (k = 0; k < NR_ARRAYS; k++) {
 		for (i = 0; i < gap; i++)
 			append(&img, "", 1);
 		l->off[order[k]] = img.len;
-		switch (order[k]) {
-		case RANGES:
-			for (i = 0; i < 2 * s->nr_ranges; i++)
-				append_le32(&img, s->ranges[i]);
-			break;
-		case OBJECTS:
-			for (i = 0; i < 2 * s->nr_objects; i++)
-				append_le32(&img, s->objects[i]);
-			break;
-		case MODLISTS:
-			for (i = 0; i < s->nr_words; i++)
-				append_le32(&img, s->words[i]);
-			break;
-		case STRTAB:
-			append(&img, s->strtab, s->strtab_size);
-			break;
-		}
+		append_array(&img, s, order[k], l->width);
 		pad4(&img);
 	}
-	put_le32(&img, KMS_IMG_TEXT_SIZE, s->text_size);
+	put_le32(&img, KMS_IMG_NR_SECTIONS, s->nr_sections);
 	put_le32(&img, KMS_IMG_NR_RANGES, s->nr_ranges);
 	put_le32(&img, KMS_IMG_NR_OBJECTS, s->nr_objects);
 	put_le32(&img, KMS_IMG_NR_MODLIST, s->nr_words);
 	put_le32(&img, KMS_IMG_STRTAB_SIZE, s->strtab_size);
 	put_le32(&img, KMS_IMG_NR_MODULES, s->nr_modules);
-	for (k = 0; k < 4; k++)
+	for (k = 0; k < NR_ARRAYS; k++)
 		put_le32(&img, offset_field[k], l->off[k]);
 	return img;
 }
@@ -280,7 +346,6 @@ static struct buf blob_of(const struct buf *img, const struct buf *payload,
 	kms_put_le32(hdr + KMS_HDR_FLAGS, flags);
 	kms_put_le32(hdr + KMS_HDR_PAYLOAD_SIZE, payload->len);
 	kms_put_le32(hdr + KMS_HDR_IMAGE_SIZE, img->len);
-	kms_put_le32(hdr + KMS_HDR_IMAGE_CRC32, kms_crc32(img->p, img->len));
 	append(&b, hdr, sizeof(hdr));
 	append(&b, payload->p, payload->len);
 	return b;
@@ -337,7 +402,7 @@ static void append_kms_note(struct buf *b, const struct buf *blob)
 	size_t size;
 
 	/* An empty descriptor has no bytes, but memcpy() wants a pointer. */
-	check(kms_note_wrap(blob->p ? blob->p : (unsigned char *)"", blob->len,
+	check(kms_note_wrap(blob->p ? blob->p : (unsigned char *)"", blob->len, 0,
 			    &note, &size));
 	append(b, note, size);
 	free(note);
@@ -352,13 +417,13 @@ static void accept(const char *name, const struct buf *img)
 	const unsigned char *h = img->p;
 
 	fprintf(verdicts,
-		"%s accept ranges=%u attributions=%u modules=%u modlist-words=%u strtab=%u text-size=%u image=%zu\n",
-		name, kms_get_le32(h + KMS_IMG_NR_RANGES),
+		"%s accept sections=%u ranges=%u attributions=%u modules=%u modlist-words=%u strtab=%u image=%zu\n",
+		name, kms_get_le32(h + KMS_IMG_NR_SECTIONS),
+		kms_get_le32(h + KMS_IMG_NR_RANGES),
 		kms_get_le32(h + KMS_IMG_NR_OBJECTS),
 		kms_get_le32(h + KMS_IMG_NR_MODULES),
 		kms_get_le32(h + KMS_IMG_NR_MODLIST),
-		kms_get_le32(h + KMS_IMG_STRTAB_SIZE),
-		kms_get_le32(h + KMS_IMG_TEXT_SIZE), img->len);
+		kms_get_le32(h + KMS_IMG_STRTAB_SIZE), img->len);
 }
 
 static void refuse(const char *name, const char *reason)
@@ -432,18 +497,29 @@ static void emit_payload_case(const char *name, const struct buf *img,
 	}
 
 IMAGE_CASE(fix_none, (void)img)
-IMAGE_CASE(fix_reserved, put_le32(img, KMS_IMG_RESERVED + 4, 1))
-IMAGE_CASE(fix_ranges_unaligned,
-	   put_le32(img, KMS_IMG_RANGES_OFF, l->off[RANGES] + 2))
-IMAGE_CASE(fix_ranges_in_header, put_le32(img, KMS_IMG_RANGES_OFF, 40))
+IMAGE_CASE(fix_starts_unaligned,
+	   put_le32(img, KMS_IMG_STARTS_OFF, l->off[STARTS] + 2))
+IMAGE_CASE(fix_starts_in_header, put_le32(img, KMS_IMG_STARTS_OFF, 40))
+IMAGE_CASE(fix_range_objects_unaligned,
+	   put_le32(img, KMS_IMG_RANGE_OBJECTS_OFF, l->off[RANGE_OBJECTS] + 2))
+IMAGE_CASE(fix_sections_past_end,
+	   put_le32(img, KMS_IMG_SECTIONS_OFF, img->len - 4))
 IMAGE_CASE(fix_strtab_past_end,
 	   put_le32(img, KMS_IMG_STRTAB_OFF, l->off[STRTAB] + 4))
 IMAGE_CASE(fix_objects_offset_past_end,
 	   put_le32(img, KMS_IMG_OBJECTS_OFF, 0xfffffff0u))
-IMAGE_CASE(fix_nr_ranges_max, put_le32(img, KMS_IMG_NR_RANGES, KMS_NONE))
+/* The sections agree with the count, the arrays cannot hold it. */
+IMAGE_CASE(fix_nr_ranges_max,
+	   (put_le32(img, KMS_IMG_NR_RANGES, KMS_NONE),
+	    put_le32(img, l->off[SECTIONS] + 12 * SEC_PERCPU + 4,
+		     KMS_NONE - (sample.nr_ranges - 3))))
+IMAGE_CASE(fix_nr_sections_max,
+	   put_le32(img, KMS_IMG_NR_SECTIONS, KMS_NONE))
 IMAGE_CASE(fix_nr_words_max, put_le32(img, KMS_IMG_NR_MODLIST, KMS_NONE))
-IMAGE_CASE(fix_overlap_objects,
-	   put_le32(img, KMS_IMG_OBJECTS_OFF, l->off[RANGES] + 8))
+IMAGE_CASE(fix_overlap_starts_objects,
+	   put_le32(img, KMS_IMG_OBJECTS_OFF, l->off[STARTS] + 8))
+IMAGE_CASE(fix_overlap_range_objects,
+	   put_le32(img, KMS_IMG_RANGE_OBJECTS_OFF, l->off[STARTS] + 4))
 IMAGE_CASE(fix_overlap_strtab,
 	   put_le32(img, KMS_IMG_STRTAB_OFF, l->off[MODLISTS] + 4))
 IMAGE_CASE(fix_strtab_unterminated,
@@ -474,22 +550,48 @@ IMAGE_CASE(fix_object_name_mid_string,
 	   put_le32(img, l->off[OBJECTS] + 8 * 2 + 4, S_TWO + 4))
 IMAGE_CASE(fix_object_name_past,
 	   put_le32(img, l->off[OBJECTS] + 8 * 2 + 4, 0x7fffffff))
-IMAGE_CASE(fix_range_unsorted, put_le32(img, l->off[RANGES] + 8 * 3, 0x70))
-IMAGE_CASE(fix_range_same_start,
-	   put_le32(img, l->off[RANGES] + 8 * 3, 0x80))
-IMAGE_CASE(fix_range_at_text_size, put_le32(img, KMS_IMG_TEXT_SIZE, 0x2c0))
-IMAGE_CASE(fix_range_object_past,
-	   put_le32(img, l->off[RANGES] + 8 * 2 + 4, sample.nr_objects))
-IMAGE_CASE(fix_range_unmerged,
-	   put_le32(img, l->off[RANGES] + 8 * 2 + 4, 2))
-IMAGE_CASE(fix_range_unmerged_gap,
-	   put_le32(img, l->off[RANGES] + 8 * 2 + 4, KMS_NONE))
-/* An empty array strictly inside another one. */
-IMAGE_CASE(fix_empty_inside,
-	   (put_le32(img, KMS_IMG_NR_OBJECTS, 0),
-	    put_le32(img, KMS_IMG_OBJECTS_OFF, l->off[RANGES] + 8)))
-IMAGE_CASE(fix_range_object_is_none_value,
-	   put_le32(img, l->off[RANGES] + 8 * 0 + 4, KMS_NONE - 1))
+
+/* Section cases: section k's fields at off[SECTIONS] + 12 * k. */
+#define SEC_FIELD(k, f) (l->off[SECTIONS] + 12 * (k) + 4 * (f))
+IMAGE_CASE(fix_class_unknown, put_le32(img, SEC_FIELD(1, 0), KMS_NR_CLASSES))
+IMAGE_CASE(fix_class_unknown_max, put_le32(img, SEC_FIELD(4, 0), KMS_NONE))
+/* Init text's one range given to the data section after it. */
+IMAGE_CASE(fix_section_empty,
+	   (put_le32(img, SEC_FIELD(1, 1), 0),
+	    put_le32(img, SEC_FIELD(2, 1), 3)))
+IMAGE_CASE(fix_section_counts_short, put_le32(img, SEC_FIELD(SEC_PERCPU, 1), 2))
+IMAGE_CASE(fix_section_counts_long, put_le32(img, SEC_FIELD(SEC_PERCPU, 1), 4))
+/* The exit text starts inside the data section before it. */
+IMAGE_CASE(fix_section_overlap,
+	   put_le32(img, l->off[STARTS] + 4 * 8, 0x10f0))
+/* The first init text section starts inside the text. */
+IMAGE_CASE(fix_section_before_previous,
+	   put_le32(img, l->off[STARTS] + 4 * 5, 0x100))
+/* The bss made per-CPU: per-CPU offsets 0x2000.. then 0x0.. */
+IMAGE_CASE(fix_section_percpu_order,
+	   put_le32(img, SEC_FIELD(4, 0), KMS_CLASS_PERCPU))
+/* Per-CPU data made text: text offsets go back to 0. */
+IMAGE_CASE(fix_section_base_other,
+	   put_le32(img, SEC_FIELD(SEC_PERCPU, 0), KMS_CLASS_DATA))
+
+/* Range cases: starts at off[STARTS], 2-byte objects at off[RANGE_OBJECTS]. */
+static void set_object16(struct buf *img, const struct layout *l,
+			 uint32_t i, uint32_t obj)
+{
+	img->p[l->off[RANGE_OBJECTS] + 2 * i] = obj;
+	img->p[l->off[RANGE_OBJECTS] + 2 * i + 1] = obj >> 8;
+}
+
+IMAGE_CASE(fix_range_unsorted, put_le32(img, l->off[STARTS] + 4 * 3, 0x70))
+IMAGE_CASE(fix_range_same_start, put_le32(img, l->off[STARTS] + 4 * 3, 0x80))
+IMAGE_CASE(fix_range_at_section_end, put_le32(img, SEC_FIELD(0, 2), 0x180))
+IMAGE_CASE(fix_range_past_section_end,
+	   put_le32(img, l->off[STARTS] + 4 * 12, 0x100))
+IMAGE_CASE(fix_range_object_past, set_object16(img, l, 2, sample.nr_objects))
+IMAGE_CASE(fix_range_object_almost_none, set_object16(img, l, 0, 0xfffe))
+IMAGE_CASE(fix_range_unmerged, set_object16(img, l, 2, 2))
+IMAGE_CASE(fix_range_unmerged_gap, set_object16(img, l, 2, KMS_NONE16))
+IMAGE_CASE(fix_range_unmerged_percpu, set_object16(img, l, 12, KMS_NONE16))
 
 /* A skippable frame (magic 0x184d2a50..5f) of @n zero bytes. */
 static void append_skippable(struct buf *b, uint32_t n)
@@ -600,11 +702,9 @@ static void zstd_cases(void)
 	release(&p);
 	release(&q);
 
-	/* Without the frame checksum, which the format does not require. */
+	/* Without the frame checksum, which version 2 requires. */
 	p = zstd_frame(img.p, img.len, KMS_ZSTD_LEVEL, NO_CHECKSUM);
-	accept("zstd-no-checksum", &img);
-	emit_blob("zstd-no-checksum", blob_of(&img, &p, KMS_FLAG_ZSTD));
-	release(&p);
+	emit_payload_case("zstd-no-checksum", &img, p, "bad-frame");
 
 	release(&frame);
 	release(&blob);
@@ -637,59 +737,42 @@ static void header_cases(void)
 			 "bad-header");
 	emit_header_case("header-version-0", KMS_HDR_VERSION, 0, 2,
 			 "bad-version");
-	emit_header_case("header-version-2", KMS_HDR_VERSION, 2, 2,
+	emit_header_case("header-version-1", KMS_HDR_VERSION, 1, 2,
+			 "bad-version");
+	emit_header_case("header-version-3", KMS_HDR_VERSION, 3, 2,
+			 "bad-version");
+	emit_header_case("header-version-max", KMS_HDR_VERSION, 0xffff, 2,
 			 "bad-version");
 	emit_header_case("header-size-48", KMS_HDR_HEADER_SIZE, 48, 2,
+			 "bad-header");
+	emit_header_case("header-flags-zero", KMS_HDR_FLAGS, 0, 4,
 			 "bad-header");
 	emit_header_case("header-unknown-flag", KMS_HDR_FLAGS,
 			 KMS_FLAG_ZSTD | 0x2, 4, "bad-header");
 	emit_header_case("header-high-flag", KMS_HDR_FLAGS,
 			 KMS_FLAG_ZSTD | 0x80000000u, 4, "bad-header");
-	emit_header_case("header-reserved-low", KMS_HDR_RESERVED, 1, 4,
+	emit_header_case("header-reserved-old-crc", KMS_HDR_RESERVED,
+			 kms_crc32(img.p, img.len), 4, "bad-header");
+	emit_header_case("header-reserved-mid", KMS_HDR_RESERVED + 4, 1, 4,
 			 "bad-header");
-	emit_header_case("header-reserved-high", KMS_HDR_RESERVED + 4,
+	emit_header_case("header-reserved-high", KMS_HDR_RESERVED + 8,
 			 0x100, 4, "bad-header");
-	emit_header_case("header-payload-size-short", KMS_HDR_PAYLOAD_SIZE,
-			 blob.len - KMS_HEADER_SIZE - 1, 4, "bad-header");
 	emit_header_case("header-payload-size-long", KMS_HDR_PAYLOAD_SIZE,
 			 blob.len - KMS_HEADER_SIZE + 1, 4, "bad-header");
 	emit_header_case("header-payload-size-max", KMS_HDR_PAYLOAD_SIZE,
 			 KMS_NONE, 4, "bad-header");
+	emit_header_case("header-payload-size-wraps", KMS_HDR_PAYLOAD_SIZE,
+			 KMS_NONE - KMS_HEADER_SIZE + 1, 4, "bad-header");
 	emit_header_case("header-image-size-small", KMS_HDR_IMAGE_SIZE,
 			 KMS_IMAGE_HEADER_SIZE - 1, 4, "bad-header");
 	emit_header_case("header-image-size-large", KMS_HDR_IMAGE_SIZE,
 			 KMS_IMAGE_MAX_SIZE + 1, 4, "bad-header");
 	emit_header_case("header-image-size-max", KMS_HDR_IMAGE_SIZE,
 			 KMS_NONE, 4, "bad-header");
-	emit_header_case("image-crc-mismatch", KMS_HDR_IMAGE_CRC32,
-			 kms_crc32(img.p, img.len) ^ 1, 4, "bad-checksum");
 
-	/* A descriptor one byte longer than header + payload. */
-	b = copy(&blob);
-	append(&b, "", 1);
-	refuse("header-trailing-descriptor-byte", "bad-header");
-	emit_blob("header-trailing-descriptor-byte", b);
-
-	/* The uncompressed form (flags 0). */
-	accept("raw-valid", &img);
-	emit_blob("raw-valid", blob_of(&img, &img, 0));
-
-	b = copy(&img);
-	b.len -= 4;
-	refuse("raw-payload-short", "bad-header");
-	emit_blob("raw-payload-short", blob_of(&img, &b, 0));
-	release(&b);
-
-	b = blob_of(&img, &img, 0);
-	put_le32(&b, KMS_HDR_IMAGE_CRC32, kms_crc32(img.p, img.len) ^ 1);
-	refuse("raw-crc-mismatch", "bad-checksum");
-	emit_blob("raw-crc-mismatch", b);
-
-	/* A zstd frame, but the flag says uncompressed. */
-	b = payload_of(&blob);
-	refuse("raw-but-zstd-payload", "bad-header");
-	emit_blob("raw-but-zstd-payload", blob_of(&img, &b, 0));
-	release(&b);
+	/* The uncompressed form of version 1 is gone: no checksum. */
+	refuse("header-raw-image", "bad-header");
+	emit_blob("header-raw-image", blob_of(&img, &img, 0));
 
 	/* An uncompressed image, but the flag says zstd. */
 	emit_payload_case("zstd-flag-raw-payload", &img, copy(&img),
@@ -697,6 +780,171 @@ static void header_cases(void)
 
 	release(&blob);
 	release(&img);
+}
+
+/*
+ * Padding inside the descriptor (FORMAT.md 2): zero bytes after the
+ * payload, any number of them.
+ */
+static void padding_cases(void)
+{
+	static const unsigned char zeros[4096];
+	struct layout l;
+	struct buf img = sample_image(&l);
+	struct buf blob = zstd_blob(&img), b;
+	static const size_t pads[] = { 1, 3, 4, sizeof(zeros) };
+	static const char *const names[] = {
+		"valid-padded-1", "valid-padded-3", "valid-padded-4",
+		"valid-padded-4096",
+	};
+	size_t i;
+
+	for (i = 0; i < 4; i++) {
+		b = copy(&blob);
+		append(&b, zeros, pads[i]);
+		accept(names[i], &img);
+		emit_blob(names[i], b);
+	}
+
+	/* One nonzero byte in the padding, first or last. */
+	b = copy(&blob);
+	append(&b, zeros, 8);
+	b.p[b.len - 1] = 1;
+	refuse("padding-nonzero-last", "bad-header");
+	emit_blob("padding-nonzero-last", b);
+
+	b = copy(&blob);
+	append(&b, zeros, 8);
+	b.p[blob.len] = 0x80;
+	refuse("padding-nonzero-first", "bad-header");
+	emit_blob("padding-nonzero-first", b);
+
+	/*
+	 * payload_size one short: the frame's last byte (its checksum) is
+	 * padding now, and not zero; section 2 checks that before the frame.
+	 */
+	if (!blob.p[blob.len - 1])
+		die("internal error: the sample frame ends with a zero byte");
+	b = copy(&blob);
+	put_le32(&b, KMS_HDR_PAYLOAD_SIZE, blob.len - KMS_HEADER_SIZE - 1);
+	refuse("padding-payload-size-short", "bad-header");
+	emit_blob("padding-payload-size-short", b);
+
+	/* payload_size reaching into zero padding: zero bytes after the frame. */
+	b = copy(&blob);
+	append(&b, zeros, 8);
+	put_le32(&b, KMS_HDR_PAYLOAD_SIZE, blob.len - KMS_HEADER_SIZE + 4);
+	refuse("padding-inside-payload", "bad-frame");
+	emit_blob("padding-inside-payload", b);
+
+	release(&blob);
+	release(&img);
+}
+
+/*
+ * Version-1 notes (FORMAT.md 8): a version-1 image of the sample's text
+ * (text_size, 8-byte ranges, objects, module lists, strings) with its
+ * CRC-32, compressed and raw.  A version-2 reader refuses both.
+ */
+static struct buf v1_image(void)
+{
+	static const uint32_t ranges[] = {
+		0x10, 0, 0x40, KMS_NONE, 0x80, 1, 0x100, 2, 0x180, 0,
+	};
+	uint32_t nr_ranges = sizeof(ranges) / 8, i;
+	uint32_t off = 48;
+	struct buf img = { 0 };
+
+	append_le32(&img, 0x200);				/* text_size */
+	append_le32(&img, nr_ranges);
+	append_le32(&img, off);
+	off += 8 * nr_ranges;
+	append_le32(&img, sample.nr_objects);
+	append_le32(&img, off);
+	off += 8 * sample.nr_objects;
+	append_le32(&img, sample.nr_words);
+	append_le32(&img, off);
+	off += 4 * sample.nr_words;
+	append_le32(&img, sample.strtab_size);
+	append_le32(&img, off);
+	append_le32(&img, sample.nr_modules);
+	append_le32(&img, 0);
+	append_le32(&img, 0);
+	for (i = 0; i < 2 * nr_ranges; i++)
+		append_le32(&img, ranges[i]);
+	for (i = 0; i < 2 * sample.nr_objects; i++)
+		append_le32(&img, sample.objects[i]);
+	for (i = 0; i < sample.nr_words; i++)
+		append_le32(&img, sample.words[i]);
+	append(&img, sample.strtab, sample.strtab_size);
+	pad4(&img);
+	return img;
+}
+
+static void v1_cases(void)
+{
+	struct buf img = v1_image(), frame, b;
+
+	frame = zstd_frame(img.p, img.len, KMS_ZSTD_LEVEL, 0);
+	b = blob_of(&img, &frame, KMS_FLAG_ZSTD);
+	b.p[KMS_HDR_VERSION] = 1;
+	put_le32(&b, 20, kms_crc32(img.p, img.len));
+	refuse("v1-sample", "bad-version");
+	emit_blob("v1-sample", b);
+	release(&frame);
+
+	b = blob_of(&img, &img, 0);
+	b.p[KMS_HDR_VERSION] = 1;
+	put_le32(&b, 20, kms_crc32(img.p, img.len));
+	refuse("v1-raw", "bad-version");
+	emit_blob("v1-raw", b);
+	release(&img);
+}
+
+/*
+ * Note sizes that wrap a 32-bit size_t when aligned first (FORMAT.md 1.1):
+ * a reader that rounds 0xfffffffd up to 0 finds our note inside, or
+ * right after, a record that claims more bytes than the file holds.
+ */
+static void wrap_cases(const struct buf *blob)
+{
+	struct buf b = { 0 }, ours = { 0 };
+
+	append_kms_note(&ours, blob);
+
+	/* Our own record claims 0xfffffffd descriptor bytes. */
+	b = copy(&ours);
+	put_le32(&b, 4, 0xfffffffdu);
+	refuse("notes-descsz-wraps-ours", "no-note");
+	write_file("notes-descsz-wraps-ours", &b);
+	release(&b);
+
+	/* A record whose descriptor would be skipped as 0 bytes hides ours. */
+	append_le32(&b, 4);
+	append_le32(&b, 0xfffffffdu);
+	append_le32(&b, 3);
+	append(&b, "GNU", 4);
+	append(&b, ours.p, ours.len);
+	refuse("notes-descsz-wraps-before", "no-note");
+	write_file("notes-descsz-wraps-before", &b);
+	release(&b);
+
+	/* The same with the name size: 0xfffffffe rounds up to 0. */
+	append_le32(&b, 0xfffffffeu);
+	append_le32(&b, 0);
+	append_le32(&b, 3);
+	append(&b, ours.p, ours.len);
+	refuse("notes-namesz-wraps-before", "no-note");
+	write_file("notes-namesz-wraps-before", &b);
+	release(&b);
+
+	/* The largest size that does not wrap: 0xfffffffc. */
+	b = copy(&ours);
+	put_le32(&b, 4, 0xfffffffcu);
+	refuse("notes-descsz-max-aligned", "no-note");
+	write_file("notes-descsz-max-aligned", &b);
+	release(&b);
+	release(&ours);
 }
 
 /* Other notes around ours, and notes that are not ours. */
@@ -749,8 +997,7 @@ static void container_cases(void)
 	{
 		struct buf bad = copy(&blob);
 
-		put_le32(&bad, KMS_HDR_IMAGE_CRC32,
-			 kms_crc32(img.p, img.len) ^ 1);
+		put_le32(&bad, KMS_HDR_RESERVED, 1);
 		append_kms_note(&b, &bad);
 		release(&bad);
 	}
@@ -758,13 +1005,14 @@ static void container_cases(void)
 	write_file("notes-two-first-good", &b);
 	release(&b);
 
+	wrap_cases(&blob);
 	release(&blob);
 	release(&img);
 }
 
 /* An accepted blob of the image of @s (build_image()'s @order, @gap). */
 static void emit_valid(const char *name, const struct spec *s,
-		       const int order[4], unsigned int gap, int level)
+		       const int order[NR_ARRAYS], unsigned int gap, int level)
 {
 	struct layout l;
 	struct buf img = build_image(s, order, gap, &l), frame;
@@ -776,18 +1024,32 @@ static void emit_valid(const char *name, const struct spec *s,
 	release(&img);
 }
 
+/* A blob of the image of @s, refused for @reason. */
+static void emit_invalid(const char *name, const struct spec *s,
+			 const char *reason)
+{
+	struct layout l;
+	struct buf img = build_image(s, NULL, 0, &l);
+
+	refuse(name, reason);
+	emit_blob(name, zstd_blob(&img));
+	release(&img);
+}
+
 /*
  * An image of @size bytes, the largest the format allows or more: one
- * range, object and module, and a string table of one long name.
+ * section, range, object and module, and a string table of one long name.
  */
 static void emit_big(const char *name, size_t size, const char *reason)
 {
 	static const uint32_t list[] = { 1, 0 };
 	static const uint32_t obj[] = { 0, 0 };
 	static const uint32_t range[] = { 0, 0 };
-	size_t n = size - KMS_IMAGE_HEADER_SIZE - 8 - 8 - 8;
+	static const uint32_t section[] = { KMS_CLASS_TEXT, 1, 1 };
+	size_t n = size - KMS_IMAGE_HEADER_SIZE - 12 - 4 - 4 - 8 - 8;
 	char *big = malloc(n);
-	struct spec s = { .text_size = 1, .nr_ranges = 1, .ranges = range,
+	struct spec s = { .nr_sections = 1, .sections = section,
+			  .nr_ranges = 1, .ranges = range,
 			  .nr_objects = 1, .objects = obj, .nr_words = 2,
 			  .words = list, .strtab_size = n, .strtab = big,
 			  .nr_modules = 1 };
@@ -813,32 +1075,65 @@ static void emit_big(const char *name, size_t size, const char *reason)
 	free(big);
 }
 
-/* Valid images at the edges of the format. */
-static void edge_cases(void)
+/*
+ * @n objects (nothing to print, all alike: readers do not check that),
+ * and one text section of two ranges, the first naming object @obj:
+ * range objects are 2 bytes up to 65535 objects, 4 beyond.
+ */
+static void emit_width_case(const char *name, uint32_t n, uint32_t obj,
+			    const char *reason)
 {
-	static const int reordered[4] = { STRTAB, MODLISTS, RANGES, OBJECTS };
-	static const uint32_t one_range[] = { 0, KMS_NONE };
 	static const char one_nul[] = "";
-	struct layout l;
-	struct buf img, blob;
-	void *writer_blob;
-	size_t writer_size;
+	static const uint32_t section[] = { KMS_CLASS_TEXT, 2, 2 };
+	uint32_t ranges[] = { 0, obj, 1, KMS_NONE };
+	uint32_t *objects = malloc(8 * (size_t)n), i;
+	struct spec s = { .nr_sections = 1, .sections = section,
+			  .nr_ranges = 2, .ranges = ranges, .nr_objects = n,
+			  .objects = objects, .strtab_size = 1,
+			  .strtab = one_nul };
+
+	if (!objects)
+		die("out of memory");
+	for (i = 0; i < 2 * n; i++)
+		objects[i] = KMS_NONE;
+	if (reason)
+		emit_invalid(name, &s, reason);
+	else
+		emit_valid(name, &s, NULL, 0, KMS_ZSTD_LEVEL);
+	free(objects);
+}
+
+/* The writer's own encoder: the blob kallmodsyms-gen writes. */
+static void writer_case(void)
+{
+	struct kms_encode_section secs[sizeof(sample_sections) / 12];
+	uint32_t starts[sizeof(sample_ranges) / 8], objs[sizeof(starts) / 4];
+	uint32_t lists[sizeof(sample_objects) / 8], names[sizeof(lists) / 4];
 	struct kms_encode_input in = {
-		.text_size = sample.text_size,
+		.nr_sections = sample.nr_sections,
+		.sections = secs,
 		.nr_ranges = sample.nr_ranges,
+		.range_start = starts,
+		.range_object = objs,
 		.nr_objects = sample.nr_objects,
+		.object_modlist = lists,
+		.object_name = names,
 		.nr_modlist_words = sample.nr_words,
 		.modlists = sample_words,
 		.strtab_size = sample.strtab_size,
 		.strtab = sample_strtab,
 		.nr_modules = sample.nr_modules,
 	};
-	uint32_t starts[sizeof(sample_ranges) / 8], objs[sizeof(starts) / 4];
-	uint32_t lists[sizeof(sample_objects) / 8], names[sizeof(lists) / 4];
-	struct spec s;
+	struct layout l;
+	struct buf img, blob = { 0 };
+	void *writer_blob;
+	size_t writer_size;
 	uint32_t i;
 
-	/* The writer's own encoder: the blob kallmodsyms-gen writes. */
+	for (i = 0; i < sample.nr_sections; i++)
+		secs[i] = (struct kms_encode_section){
+			sample_sections[3 * i], sample_sections[3 * i + 1],
+			sample_sections[3 * i + 2] };
 	for (i = 0; i < sample.nr_ranges; i++) {
 		starts[i] = sample_ranges[2 * i];
 		objs[i] = sample_ranges[2 * i + 1];
@@ -847,18 +1142,42 @@ static void edge_cases(void)
 		lists[i] = sample_objects[2 * i];
 		names[i] = sample_objects[2 * i + 1];
 	}
-	in.range_start = starts;
-	in.range_object = objs;
-	in.object_modlist = lists;
-	in.object_name = names;
 	check(kms_blob_encode(&in, &writer_blob, &writer_size));
 	img = sample_image(&l);
 	accept("valid-writer", &img);
-	blob = (struct buf){ 0 };
 	append(&blob, writer_blob, writer_size);
 	free(writer_blob);
 	emit_blob("valid-writer", blob);
 	release(&img);
+}
+
+/* Valid images at the edges of the format. */
+static void edge_cases(void)
+{
+	static const int reordered[NR_ARRAYS] = {
+		STRTAB, MODLISTS, RANGE_OBJECTS, SECTIONS, STARTS, OBJECTS
+	};
+	static const int empty_inside[NR_ARRAYS] = {
+		OBJECTS, SECTIONS, STARTS, RANGE_OBJECTS, MODLISTS, STRTAB
+	};
+	static const uint32_t one_range[] = { 0, KMS_NONE };
+	static const uint32_t one_section[] = { KMS_CLASS_TEXT, 1, 0xffffffff };
+	static const uint32_t every_class[] = {
+		KMS_CLASS_TEXT, 1, 0x10, KMS_CLASS_INIT_TEXT, 1, 0x20,
+		KMS_CLASS_RODATA, 1, 0x30, KMS_CLASS_RO_AFTER_INIT, 1, 0x40,
+		KMS_CLASS_DATA, 1, 0x50, KMS_CLASS_INIT_DATA, 1, 0x60,
+		KMS_CLASS_BSS, 1, 0x70, KMS_CLASS_PERCPU, 1, 0x10,
+	};
+	static const uint32_t every_range[] = {
+		0, KMS_NONE, 0x10, KMS_NONE, 0x20, KMS_NONE, 0x30, KMS_NONE,
+		0x40, KMS_NONE, 0x50, KMS_NONE, 0x60, KMS_NONE, 0, KMS_NONE,
+	};
+	static const char one_nul[] = "";
+	struct layout l;
+	struct buf img;
+	struct spec s;
+
+	writer_case();
 
 	/* No tables at all: a lone NUL is the smallest string table. */
 	s = (struct spec){ .strtab_size = 1, .strtab = one_nul };
@@ -867,17 +1186,32 @@ static void edge_cases(void)
 	emit_valid("valid-empty-arrays-at-end", &s, reordered, 0,
 		   KMS_ZSTD_LEVEL);
 
-	/* One range covering the text, no modules. */
-	s = (struct spec){ .text_size = 0xffffffff, .nr_ranges = 1,
-			   .ranges = one_range, .strtab_size = 1,
-			   .strtab = one_nul };
+	/* One range covering the largest text, no modules. */
+	s = (struct spec){ .nr_sections = 1, .sections = one_section,
+			   .nr_ranges = 1, .ranges = one_range,
+			   .strtab_size = 1, .strtab = one_nul };
 	emit_valid("valid-one-gap-range", &s, NULL, 0, KMS_ZSTD_LEVEL);
+
+	/* Every class once, back to back. */
+	s = (struct spec){ .nr_sections = 8, .sections = every_class,
+			   .nr_ranges = 8, .ranges = every_range,
+			   .strtab_size = 1, .strtab = one_nul };
+	emit_valid("valid-every-class", &s, NULL, 0, KMS_ZSTD_LEVEL);
 
 	/* Empty arrays where the module lists start, lists nobody uses. */
 	s = sample;
+	s.nr_sections = 0;
 	s.nr_ranges = 0;
 	s.nr_objects = 0;
 	emit_valid("valid-no-ranges", &s, NULL, 0, KMS_ZSTD_LEVEL);
+
+	/* The same, the empty arrays strictly inside the objects array. */
+	s.nr_objects = sample.nr_objects;
+	img = build_image(&s, empty_inside, 0, &l);
+	put_le32(&img, KMS_IMG_STARTS_OFF, l.off[OBJECTS] + 8);
+	refuse("overlap-empty-array-inside", "overlap");
+	emit_blob("overlap-empty-array-inside", zstd_blob(&img));
+	release(&img);
 
 	/* The arrays in another order, with space between them. */
 	emit_valid("valid-reordered-arrays", &sample, reordered, 12,
@@ -890,9 +1224,32 @@ static void edge_cases(void)
 	emit_blob("valid-slack-at-end", zstd_blob(&img));
 	release(&img);
 
+	/* Range objects' width: 2 bytes up to 65535 objects, then 4. */
+	emit_width_case("valid-objects-narrow-max", 65535, 65534, NULL);
+	emit_width_case("valid-objects-wide", 65536, 65535, NULL);
+	emit_width_case("range-object-wide-past-end", 65536, 65536,
+			"bad-range");
+
 	/* The largest image the format allows, and 4 bytes more. */
 	emit_big("valid-image-max-size", KMS_IMAGE_MAX_SIZE, NULL);
 	emit_big("image-over-max-size", KMS_IMAGE_MAX_SIZE + 4, "bad-header");
+}
+
+/*
+ * A regression file written for version 1 (one note record, a version-1
+ * header) is tested as version 2: version 2, the CRC-32's place zeroed,
+ * the payload (the frame that once split the readers) unchanged.
+ */
+static void upgrade_v1(struct buf *b)
+{
+	const size_t blob = 12 + 12;
+
+	if (b->len < blob + KMS_HEADER_SIZE ||
+	    memcmp(b->p + 12, KMS_NOTE_NAME, KMS_NOTE_NAMESZ) ||
+	    memcmp(b->p + blob, KMS_MAGIC, 4) || b->p[blob + 4] != 1)
+		return;
+	b->p[blob + KMS_HDR_VERSION] = KMS_VERSION;
+	put_le32(b, blob + KMS_HDR_RESERVED, 0);
 }
 
 static void regression_case(const char *path)
@@ -910,6 +1267,7 @@ static void regression_case(const char *path)
 	if (asprintf(&name, "fuzz-%s", base) < 0)
 		die("out of memory");
 	append(&b, data, size);
+	upgrade_v1(&b);
 	refuse(name, "bad-frame");
 	write_file(name, &b);
 	release(&b);
@@ -926,16 +1284,18 @@ int main(int argc, char **argv)
 		const char *reason;
 	} image_cases[] = {
 		{ "valid-sample", fix_none, NULL },
-		{ "image-reserved-set", fix_reserved, "bad-image-header" },
-		{ "offset-ranges-unaligned", fix_ranges_unaligned, "bad-offset" },
-		{ "offset-ranges-in-header", fix_ranges_in_header, "bad-offset" },
+		{ "offset-starts-unaligned", fix_starts_unaligned, "bad-offset" },
+		{ "offset-starts-in-header", fix_starts_in_header, "bad-offset" },
+		{ "offset-range-objects-unaligned", fix_range_objects_unaligned, "bad-offset" },
+		{ "offset-sections-past-end", fix_sections_past_end, "bad-offset" },
 		{ "offset-strtab-past-end", fix_strtab_past_end, "bad-offset" },
 		{ "offset-objects-wraps", fix_objects_offset_past_end, "bad-offset" },
 		{ "count-ranges-max", fix_nr_ranges_max, "bad-offset" },
+		{ "count-sections-max", fix_nr_sections_max, "bad-offset" },
 		{ "count-modlist-words-max", fix_nr_words_max, "bad-offset" },
-		{ "overlap-ranges-objects", fix_overlap_objects, "overlap" },
+		{ "overlap-starts-objects", fix_overlap_starts_objects, "overlap" },
+		{ "overlap-starts-range-objects", fix_overlap_range_objects, "overlap" },
 		{ "overlap-modlists-strtab", fix_overlap_strtab, "overlap" },
-		{ "overlap-empty-array-inside", fix_empty_inside, "overlap" },
 		{ "strtab-unterminated", fix_strtab_unterminated, "bad-strtab" },
 		{ "strtab-tab", fix_strtab_tab, "bad-strtab" },
 		{ "strtab-space", fix_strtab_space, "bad-strtab" },
@@ -953,13 +1313,24 @@ int main(int argc, char **argv)
 		{ "object-list-past-end", fix_object_list_past, "bad-object" },
 		{ "object-name-mid-string", fix_object_name_mid_string, "bad-object" },
 		{ "object-name-past-strtab", fix_object_name_past, "bad-object" },
+		{ "class-unknown", fix_class_unknown, "unknown-class" },
+		{ "class-unknown-max", fix_class_unknown_max, "unknown-class" },
+		{ "section-empty", fix_section_empty, "bad-section" },
+		{ "section-counts-short", fix_section_counts_short, "bad-section" },
+		{ "section-counts-long", fix_section_counts_long, "bad-section" },
+		{ "section-overlap", fix_section_overlap, "bad-section" },
+		{ "section-before-previous", fix_section_before_previous, "bad-section" },
+		{ "section-percpu-out-of-order", fix_section_percpu_order, "bad-section" },
+		{ "section-percpu-made-data", fix_section_base_other, "bad-section" },
 		{ "range-unsorted", fix_range_unsorted, "bad-range" },
 		{ "range-same-start", fix_range_same_start, "bad-range" },
-		{ "range-at-text-size", fix_range_at_text_size, "bad-range" },
+		{ "range-at-section-end", fix_range_at_section_end, "bad-range" },
+		{ "range-percpu-at-section-end", fix_range_past_section_end, "bad-range" },
 		{ "range-object-past-end", fix_range_object_past, "bad-range" },
-		{ "range-object-almost-none", fix_range_object_is_none_value, "bad-range" },
+		{ "range-object-almost-none", fix_range_object_almost_none, "bad-range" },
 		{ "range-unmerged", fix_range_unmerged, "bad-range" },
 		{ "range-unmerged-after-gap", fix_range_unmerged_gap, "bad-range" },
+		{ "range-unmerged-percpu", fix_range_unmerged_percpu, "bad-range" },
 	};
 	char *path;
 	size_t i;
@@ -989,6 +1360,8 @@ int main(int argc, char **argv)
 		emit_image_case(image_cases[i].name, image_cases[i].fix,
 				image_cases[i].reason);
 	header_cases();
+	padding_cases();
+	v1_cases();
 	zstd_cases();
 	container_cases();
 	for (k = 2; k < argc; k++)

@@ -3,10 +3,13 @@
 
 #include "annotate.h"
 
+/* Range @r is in a _text-based section and holds @off. */
 static int range_holds(const struct kms_tables *t, uint32_t r, uint32_t off)
 {
-	return r < t->nr_ranges && kms_range_start(t, r) <= off &&
-	       off < kms_range_end(t, r);
+	return r < t->nr_ranges &&
+	       kms_class_base(t->sections[kms_range_section(t, r)].cls) ==
+	       KMS_BASE_TEXT &&
+	       kms_range_start(t, r) <= off && off < kms_range_end(t, r);
 }
 
 uint32_t kms_address_object(const struct kms_tables *t, uint64_t text_address,
@@ -15,7 +18,7 @@ uint32_t kms_address_object(const struct kms_tables *t, uint64_t text_address,
 	uint64_t off64 = addr - text_address;
 	uint32_t off, r;
 
-	if (addr < text_address || off64 >= t->text_size)
+	if (addr < text_address || off64 > UINT32_MAX)
 		return KMS_NONE;
 	off = off64;
 	r = *cursor;

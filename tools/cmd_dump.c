@@ -5,24 +5,39 @@
 #include "annotate.h"
 #include "command.h"
 
+static void dump_ranges(const struct kms_tables *t)
+{
+	uint32_t i, k;
+
+	for (k = 0; k < t->nr_sections; k++) {
+		const struct kms_section *sec = &t->sections[k];
+
+		printf("section %u: class %u %s, %08x-%08x from %s, %u ranges (object):\n",
+		       k, sec->cls, kms_class_name(sec->cls), sec->start,
+		       sec->end,
+		       kms_class_base(sec->cls) == KMS_BASE_PERCPU ?
+		       "__per_cpu_start" : "_text", sec->nr_ranges);
+		for (i = sec->first; i < sec->first + sec->nr_ranges; i++) {
+			uint32_t obj = kms_range_object(t, i);
+
+			printf("\t%08x-%08x ", kms_range_start(t, i),
+			       kms_range_end(t, i));
+			if (obj == KMS_NONE)
+				printf("-\n");
+			else
+				printf("%u\n", obj);
+		}
+	}
+}
+
 static void dump_text(const struct kms_tables *t)
 {
 	uint32_t i, k, w;
 
-	printf("text_size 0x%x ranges %u objects %u modlist_words %u strtab %u modules %u\n",
-	       t->text_size, t->nr_ranges, t->nr_objects,
+	printf("sections %u ranges %u objects %u modlist_words %u strtab %u modules %u\n",
+	       t->nr_sections, t->nr_ranges, t->nr_objects,
 	       t->nr_modlist_words, t->strtab_size, t->nr_modules);
-	printf("ranges (offset from _text, object):\n");
-	for (i = 0; i < t->nr_ranges; i++) {
-		uint32_t obj = kms_range_object(t, i);
-
-		printf("\t%08x-%08x ", kms_range_start(t, i),
-		       kms_range_end(t, i));
-		if (obj == KMS_NONE)
-			printf("-\n");
-		else
-			printf("%u\n", obj);
-	}
+	dump_ranges(t);
 	printf("objects (module list word, name):\n");
 	for (i = 0; i < t->nr_objects; i++) {
 		uint32_t list = kms_object_modlist(t, i);
@@ -50,11 +65,24 @@ static void dump_json(struct inspector *in)
 {
 	const struct kms_tables *t = in->tables;
 	struct json *j = &in->json;
-	uint32_t i;
+	uint32_t i, k;
 
 	json_begin_object(j, NULL);
-	json_hex(j, "text_size", t->text_size);
 	json_uint(j, "modules", t->nr_modules);
+	json_begin_array(j, "sections");
+	for (k = 0; k < t->nr_sections; k++) {
+		const struct kms_section *sec = &t->sections[k];
+
+		json_begin_object(j, NULL);
+		json_uint(j, "class", sec->cls);
+		json_string(j, "class_name", kms_class_name(sec->cls));
+		json_hex(j, "start", sec->start);
+		json_hex(j, "end", sec->end);
+		json_uint(j, "first_range", sec->first);
+		json_uint(j, "nr_ranges", sec->nr_ranges);
+		json_end_object(j);
+	}
+	json_end_array(j);
 	json_begin_array(j, "ranges");
 	for (i = 0; i < t->nr_ranges; i++) {
 		uint32_t obj = kms_range_object(t, i);

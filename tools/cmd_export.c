@@ -105,7 +105,9 @@ static int export_ranges(struct inspector *in)
 		const char *anchor;
 
 		s = r + 1;
-		if (!module_names(t, kms_range_object(t, r), mods, sizeof(mods)))
+		/* modules.builtin.ranges' .text lines: the text class. */
+		if (kms_range_class(t, r) != KMS_CLASS_TEXT ||
+		    !module_names(t, kms_range_object(t, r), mods, sizeof(mods)))
 			continue;
 		/*
 		 * Adjacent ranges of one module list are one run, as are two
@@ -115,11 +117,13 @@ static int export_ranges(struct inspector *in)
 			uint32_t n = s;
 
 			if (n < t->nr_ranges &&
+			    kms_range_class(t, n) == KMS_CLASS_TEXT &&
 			    !module_names(t, kms_range_object(t, n), next, sizeof(next)) &&
 			    !inspector_symbol_between(in, text + kms_range_start(t, n),
 						      text + kms_range_end(t, n)))
 				n++;
 			if (n >= t->nr_ranges ||
+			    kms_range_class(t, n) != KMS_CLASS_TEXT ||
 			    !module_names(t, kms_range_object(t, n), next, sizeof(next)) ||
 			    strcmp(mods, next))
 				break;

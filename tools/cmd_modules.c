@@ -53,6 +53,15 @@ static struct kms_error *module_names(const struct kms_tables *t,
 	return NULL;
 }
 
+/*
+ * Range @r counts from _text (every class but per-CPU data, whose
+ * addresses need __per_cpu_start: not listed yet).
+ */
+static bool in_text_space(const struct kms_tables *t, uint32_t r)
+{
+	return kms_class_base(kms_range_class(t, r)) == KMS_BASE_TEXT;
+}
+
 static void print_range(struct inspector *in, uint32_t r)
 {
 	const struct kms_tables *t = in->tables;
@@ -83,7 +92,8 @@ static void print_module(struct inspector *in, const char *name)
 	uint32_t r;
 
 	for (r = 0; r < t->nr_ranges; r++)
-		if (has_module(t, kms_range_object(t, r), name)) {
+		if (in_text_space(t, r) &&
+		    has_module(t, kms_range_object(t, r), name)) {
 			size += kms_range_end(t, r) - kms_range_start(t, r);
 			ranges++;
 		}
@@ -97,7 +107,8 @@ static void print_module(struct inspector *in, const char *name)
 		       (unsigned long long)size, ranges);
 	}
 	for (r = 0; r < t->nr_ranges; r++)
-		if (has_module(t, kms_range_object(t, r), name))
+		if (in_text_space(t, r) &&
+		    has_module(t, kms_range_object(t, r), name))
 			print_range(in, r);
 	if (in->opts->json) {
 		json_end_array(&in->json);

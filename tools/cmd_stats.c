@@ -5,6 +5,18 @@
 #include "annotate.h"
 #include "command.h"
 
+/* The bytes the sections of class @cls cover. */
+static uint64_t class_bytes(const struct kms_tables *t, uint32_t cls)
+{
+	uint64_t sum = 0;
+	uint32_t k;
+
+	for (k = 0; k < t->nr_sections; k++)
+		if (t->sections[k].cls == cls)
+			sum += t->sections[k].end - t->sections[k].start;
+	return sum;
+}
+
 static int run(struct inspector *in, const void *settings, int argc,
 	       char **argv)
 {
@@ -44,12 +56,14 @@ static int run(struct inspector *in, const void *settings, int argc,
 	STAT("symbols", "symbols", in->syms->nr);
 	STAT("text_symbols", "text symbols", text);
 	STAT("annotated_symbols", "annotated text symbols", annotated);
+	STAT("sections", "sections", t->nr_sections);
 	STAT("ranges", "ranges", t->nr_ranges);
 	STAT("objects", "object entries", t->nr_objects);
 	STAT("named_objects", "object entries with a name", named);
 	STAT("multi_module_objects", "multi-module object entries", multi);
 	STAT("modules", "built-in modules", t->nr_modules);
-	STAT("text_bytes", "text bytes described", t->text_size);
+	STAT("text_bytes", "text bytes described",
+	     class_bytes(t, KMS_CLASS_TEXT));
 	STAT("note_bytes", "note bytes (compressed)", t->blob_size);
 	STAT("image_bytes", "image bytes (uncompressed)", t->image_size);
 	STAT("strtab_bytes", "string bytes", t->strtab_size);

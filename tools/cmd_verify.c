@@ -47,7 +47,11 @@ static size_t check_structure(struct inspector *in)
 		uint64_t start = base + kms_range_start(t, r);
 		uint64_t end = base + kms_range_end(t, r);
 
-		if (kms_range_object(t, r) == KMS_NONE)
+		uint32_t cls = kms_range_class(t, r);
+
+		/* Only the executable classes must lie in executable sections. */
+		if (kms_range_object(t, r) == KMS_NONE ||
+		    (cls != KMS_CLASS_TEXT && cls != KMS_CLASS_INIT_TEXT))
 			continue;
 		if (!in_text(in, start, end) && bad++ < MAX_REPORTED)
 			printf("range %016llx-%016llx is not inside one executable section\n",

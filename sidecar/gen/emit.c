@@ -87,7 +87,7 @@ struct kms_error *kms_emit_sidecar(const char *path, const void *blob,
 	char *tmp;
 	int fd;
 
-	err = kms_note_wrap(blob, size, &note, &note_size);
+	err = kms_note_wrap(blob, size, 0, &note, &note_size);
 	if (err)
 		return err;
 	err = open_temp(path, &tmp, &fd);
@@ -152,7 +152,7 @@ struct kms_error *kms_emit_object(const char *path, const void *blob,
 
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return kms_error_fmt("libelf: %s", elf_errmsg(-1));
-	err = kms_note_wrap(blob, size, &note, &note_size);
+	err = kms_note_wrap(blob, size, 0, &note, &note_size);
 	if (err)
 		return err;
 	if (pad_to) {
@@ -455,7 +455,7 @@ struct kms_error *kms_emit_append(const char *vmlinux, const char *path,
 		kms_elf_close(in);
 		return err;
 	}
-	err = kms_note_wrap(blob, size, &note, &note_size);
+	err = kms_note_wrap(blob, size, 0, &note, &note_size);
 	if (err) {
 		kms_elf_close(in);
 		return err;

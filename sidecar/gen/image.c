@@ -220,8 +220,13 @@ static struct kms_error *encode(struct gen *g, struct image_builder *b,
 				uint32_t text_size, void **ret_blob,
 				size_t *ret_size)
 {
+	/* Text only for now: one section of class text, if any ranges. */
+	struct kms_encode_section text = {
+		KMS_CLASS_TEXT, b->nr_ranges, text_size
+	};
 	struct kms_encode_input in = {
-		.text_size = text_size,
+		.nr_sections = b->nr_ranges ? 1 : 0,
+		.sections = &text,
 		.nr_ranges = b->nr_ranges,
 		.range_start = b->range_start,
 		.range_object = b->range_object,

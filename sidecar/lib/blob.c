@@ -4,12 +4,12 @@
  * checked against what is left before it is used, in 64-bit arithmetic so
  * that no sum can wrap.
  */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zstd.h>
 
 #include <kms/blob.h>
-#include <kms/crc32.h>
 #include <kms/format.h>
 #include <kms/util.h>
 
@@ -73,66 +73,67 @@ static struct kms_error *check_strtab_offset(const struct kms_tables *t,
 	return NULL;
 }
 
+/* The arrays of the image: where each one lies (FORMAT.md 3). */
+enum { A_SECTIONS, A_STARTS, A_RANGE_OBJECTS, A_OBJECTS, A_MODLISTS,
+       A_STRTAB, NR_ARRAYS };
+
+static const struct {
+	const char *what;
+	unsigned int offset_field;
+} array_desc[NR_ARRAYS] = {
+	{ "sections", KMS_IMG_SECTIONS_OFF },
+	{ "range starts", KMS_IMG_STARTS_OFF },
+	{ "range objects", KMS_IMG_RANGE_OBJECTS_OFF },
+	{ "objects", KMS_IMG_OBJECTS_OFF },
+	{ "module lists", KMS_IMG_MODLISTS_OFF },
+	{ "string table", KMS_IMG_STRTAB_OFF },
+};
+
 /* The header's counts, and where each array lies: inside, apart. */
 static struct kms_error *check_arrays(struct kms_tables *t,
 				      const char *origin)
 {
-	const unsigned char *img = t->image;
-	uint64_t strtab_off;
-	struct array_extent ext[3];
+	const unsigned char *img = t->image, *at[NR_ARRAYS];
+	struct array_extent ext[NR_ARRAYS];
+	uint64_t bytes[NR_ARRAYS];
 	struct kms_error *err;
 	uint32_t i;
 
-	t->text_size = kms_get_le32(img + KMS_IMG_TEXT_SIZE);
+	t->nr_sections = kms_get_le32(img + KMS_IMG_NR_SECTIONS);
 	t->nr_ranges = kms_get_le32(img + KMS_IMG_NR_RANGES);
 	t->nr_objects = kms_get_le32(img + KMS_IMG_NR_OBJECTS);
 	t->nr_modlist_words = kms_get_le32(img + KMS_IMG_NR_MODLIST);
 	t->strtab_size = kms_get_le32(img + KMS_IMG_STRTAB_SIZE);
 	t->nr_modules = kms_get_le32(img + KMS_IMG_NR_MODULES);
+	t->object_width = t->nr_objects <= KMS_NARROW_OBJECTS_MAX ? 2 : 4;
 
-	err = check_array(origin, "ranges", img, t->image_size, t->nr_ranges,
-			  KMS_RANGE_SIZE, kms_get_le32(img + KMS_IMG_RANGES_OFF),
-			  &t->ranges);
-	if (err)
-		return err;
-	err = check_array(origin, "objects", img, t->image_size, t->nr_objects,
-			  KMS_OBJECT_SIZE,
-			  kms_get_le32(img + KMS_IMG_OBJECTS_OFF), &t->objects);
-	if (err)
-		return err;
-	err = check_array(origin, "module lists", img, t->image_size,
-			  t->nr_modlist_words, 4,
-			  kms_get_le32(img + KMS_IMG_MODLISTS_OFF),
-			  &t->modlists);
-	if (err)
-		return err;
-	err = check_array(origin, "string table", img, t->image_size,
-			  t->strtab_size, 1,
-			  kms_get_le32(img + KMS_IMG_STRTAB_OFF),
-			  (const unsigned char **)&t->strtab);
-	if (err)
-		return err;
+	bytes[A_SECTIONS] = (uint64_t)t->nr_sections * KMS_SECTION_SIZE;
+	bytes[A_STARTS] = (uint64_t)t->nr_ranges * KMS_START_SIZE;
+	bytes[A_RANGE_OBJECTS] = (uint64_t)t->nr_ranges * t->object_width;
+	bytes[A_OBJECTS] = (uint64_t)t->nr_objects * KMS_OBJECT_SIZE;
+	bytes[A_MODLISTS] = (uint64_t)t->nr_modlist_words * 4;
+	bytes[A_STRTAB] = t->strtab_size;
+	for (i = 0; i < NR_ARRAYS; i++) {
+		uint32_t off = kms_get_le32(img + array_desc[i].offset_field);
 
-	ext[0] = (struct array_extent){ t->ranges - img,
-		t->ranges - img + (uint64_t)t->nr_ranges * KMS_RANGE_SIZE,
-		"ranges" };
-	ext[1] = (struct array_extent){ t->objects - img,
-		t->objects - img + (uint64_t)t->nr_objects * KMS_OBJECT_SIZE,
-		"objects" };
-	ext[2] = (struct array_extent){ t->modlists - img,
-		t->modlists - img + (uint64_t)t->nr_modlist_words * 4,
-		"module lists" };
-	qsort(ext, 3, sizeof(ext[0]), compare_extent);
-	for (i = 1; i < 3; i++)
+		err = check_array(origin, array_desc[i].what, img,
+				  t->image_size, bytes[i], 1, off, &at[i]);
+		if (err)
+			return err;
+		ext[i] = (struct array_extent){ off, off + bytes[i],
+						array_desc[i].what };
+	}
+	t->starts = at[A_STARTS];
+	t->range_objects = at[A_RANGE_OBJECTS];
+	t->objects = at[A_OBJECTS];
+	t->modlists = at[A_MODLISTS];
+	t->strtab = (const char *)at[A_STRTAB];
+
+	qsort(ext, NR_ARRAYS, sizeof(ext[0]), compare_extent);
+	for (i = 1; i < NR_ARRAYS; i++)
 		if (ext[i].start < ext[i - 1].end)
 			return kms_error_file(origin, "note: %s overlap %s",
 					      ext[i].what, ext[i - 1].what);
-	strtab_off = (const unsigned char *)t->strtab - img;
-	for (i = 0; i < 3; i++)
-		if (ext[i].end > strtab_off &&
-		    ext[i].start < strtab_off + t->strtab_size)
-			return kms_error_file(origin, "note: %s overlap the string table",
-					      ext[i].what);
 	return NULL;
 }
 
@@ -223,29 +224,91 @@ static struct kms_error *check_objects(const struct kms_tables *t,
 	return NULL;
 }
 
-/* Ranges: ascending inside the text, of known objects, merged. */
-static struct kms_error *check_ranges(const struct kms_tables *t,
-				      const char *origin)
+static const char *const class_names[KMS_NR_CLASSES] = {
+	[KMS_CLASS_TEXT] = "text",
+	[KMS_CLASS_INIT_TEXT] = "init-text",
+	[KMS_CLASS_RODATA] = "rodata",
+	[KMS_CLASS_RO_AFTER_INIT] = "ro-after-init",
+	[KMS_CLASS_DATA] = "data",
+	[KMS_CLASS_INIT_DATA] = "init-data",
+	[KMS_CLASS_BSS] = "bss",
+	[KMS_CLASS_PERCPU] = "percpu",
+};
+
+const char *kms_class_name(uint32_t cls)
 {
+	return cls < KMS_NR_CLASSES ? class_names[cls] : "unknown";
+}
+
+unsigned int kms_class_base(uint32_t cls)
+{
+	return cls == KMS_CLASS_PERCPU ? KMS_BASE_PERCPU : KMS_BASE_TEXT;
+}
+
+/*
+ * Sections (FORMAT.md 3.2): known classes, each with ranges, the counts
+ * adding up.  Decoded into t->sections; their starts are read once the
+ * ranges are known to be in the image.
+ */
+static struct kms_error *check_sections(struct kms_tables *t,
+					const char *origin)
+{
+	uint64_t first = 0;
+	uint32_t k;
+
+	t->sections = calloc(t->nr_sections ? t->nr_sections : 1,
+			     sizeof(*t->sections));
+	if (!t->sections)
+		return &kms_error_nomem;
+	for (k = 0; k < t->nr_sections; k++) {
+		const unsigned char *e = t->image + kms_get_le32(t->image +
+			KMS_IMG_SECTIONS_OFF) + (size_t)KMS_SECTION_SIZE * k;
+		struct kms_section *sec = &t->sections[k];
+
+		sec->cls = kms_get_le32(e);
+		sec->nr_ranges = kms_get_le32(e + 4);
+		sec->end = kms_get_le32(e + 8);
+		if (sec->cls >= KMS_NR_CLASSES)
+			return kms_error_file(origin,
+					      "note: section %u has unknown class %u (this reader knows 0-%u)",
+					      k, sec->cls, KMS_NR_CLASSES - 1);
+		if (sec->nr_ranges == 0)
+			return kms_error_file(origin,
+					      "note: section %u has no ranges", k);
+		sec->first = first;
+		first += sec->nr_ranges;
+	}
+	if (first != t->nr_ranges)
+		return kms_error_file(origin,
+				      "note: sections hold %llu ranges, the header says %u",
+				      (unsigned long long)first, t->nr_ranges);
+	return NULL;
+}
+
+/* The ranges of section @k: ascending below its end, known objects, merged. */
+static struct kms_error *check_section_ranges(const struct kms_tables *t,
+					      const char *origin, uint32_t k)
+{
+	const struct kms_section *sec = &t->sections[k];
 	uint32_t i, prev = 0;
 
-	for (i = 0; i < t->nr_ranges; i++) {
+	for (i = sec->first; i < sec->first + sec->nr_ranges; i++) {
 		uint32_t start = kms_range_start(t, i);
 		uint32_t obj = kms_range_object(t, i);
 
-		if (i > 0 && start <= prev)
+		if (i > sec->first && start <= prev)
 			return kms_error_file(origin,
 					      "note: range %u starts at %#x, not after range %u at %#x",
 					      i, start, i - 1, prev);
-		if (start >= t->text_size)
+		if (start >= sec->end)
 			return kms_error_file(origin,
-					      "note: range %u starts at %#x, past the text size %#x",
-					      i, start, t->text_size);
+					      "note: range %u starts at %#x, past the end %#x of section %u",
+					      i, start, sec->end, k);
 		if (obj != KMS_NONE && obj >= t->nr_objects)
 			return kms_error_file(origin,
 					      "note: range %u names object %u of %u",
 					      i, obj, t->nr_objects);
-		if (i > 0 && obj == kms_range_object(t, i - 1))
+		if (i > sec->first && obj == kms_range_object(t, i - 1))
 			return kms_error_file(origin,
 					      "note: ranges %u and %u have the same object and are not merged",
 					      i - 1, i);
@@ -254,16 +317,40 @@ static struct kms_error *check_ranges(const struct kms_tables *t,
 	return NULL;
 }
 
+/* Every section's ranges, then the sections' order within each base. */
+static struct kms_error *check_ranges(struct kms_tables *t,
+				      const char *origin)
+{
+	uint32_t prev[KMS_NR_BASES], k;
+	bool seen[KMS_NR_BASES] = { false };
+	struct kms_error *err;
+
+	for (k = 0; k < t->nr_sections; k++) {
+		struct kms_section *sec = &t->sections[k];
+		unsigned int base = kms_class_base(sec->cls);
+
+		err = check_section_ranges(t, origin, k);
+		if (err)
+			return err;
+		sec->start = kms_range_start(t, sec->first);
+		if (seen[base] && sec->start < t->sections[prev[base]].end)
+			return kms_error_file(origin,
+					      "note: section %u starts at %#x, before the end %#x of section %u",
+					      k, sec->start,
+					      t->sections[prev[base]].end,
+					      prev[base]);
+		seen[base] = true;
+		prev[base] = k;
+	}
+	return NULL;
+}
+
 static struct kms_error *validate_image(struct kms_tables *t,
 					const char *origin)
 {
-	const unsigned char *img = t->image;
 	unsigned char *list_starts;
 	struct kms_error *err;
 
-	if (kms_get_le32(img + KMS_IMG_RESERVED) ||
-	    kms_get_le32(img + KMS_IMG_RESERVED + 4))
-		return kms_error_file(origin, "note: reserved image header fields are not zero");
 	err = check_arrays(t, origin);
 	if (!err)
 		err = check_strings(t, origin);
@@ -277,17 +364,34 @@ static struct kms_error *validate_image(struct kms_tables *t,
 		err = check_objects(t, origin, list_starts);
 	free(list_starts);
 	if (!err)
+		err = check_sections(t, origin);
+	if (!err)
 		err = check_ranges(t, origin);
 	return err;
 }
 
+/* The padding after the payload (FORMAT.md 2): zero bytes. */
+static struct kms_error *check_padding(const unsigned char *desc, size_t size,
+				       uint32_t payload_size,
+				       const char *origin)
+{
+	size_t i;
+
+	for (i = KMS_HEADER_SIZE + (size_t)payload_size; i < size; i++)
+		if (desc[i])
+			return kms_error_file(origin,
+					      "note: padding byte %zu after the payload is not zero",
+					      i - KMS_HEADER_SIZE - payload_size);
+	return NULL;
+}
+
 /* The fixed header of @size bytes at @hdr, and what it says. */
 static struct kms_error *check_header(const unsigned char *hdr, size_t size,
-				      const char *origin, uint32_t *ret_flags,
+				      const char *origin,
 				      uint32_t *ret_payload_size,
 				      uint32_t *ret_image_size)
 {
-	uint32_t flags, payload_size, image_size;
+	uint32_t flags, payload_size, image_size, i;
 	uint16_t version;
 
 	if (size < KMS_HEADER_SIZE)
@@ -306,13 +410,14 @@ static struct kms_error *check_header(const unsigned char *hdr, size_t size,
 				      get_le16(hdr + KMS_HDR_HEADER_SIZE),
 				      KMS_HEADER_SIZE);
 	flags = kms_get_le32(hdr + KMS_HDR_FLAGS);
-	if (flags & ~KMS_FLAGS_KNOWN)
-		return kms_error_file(origin, "note: unknown flags %#x", flags);
-	if (kms_get_le32(hdr + KMS_HDR_RESERVED) ||
-	    kms_get_le32(hdr + KMS_HDR_RESERVED + 4))
-		return kms_error_file(origin, "note: reserved header fields are not zero");
+	if (flags != KMS_FLAGS_REQUIRED)
+		return kms_error_file(origin, "note: flags %#x, expected %#x",
+				      flags, KMS_FLAGS_REQUIRED);
+	for (i = 0; i < KMS_HDR_RESERVED_SIZE; i++)
+		if (hdr[KMS_HDR_RESERVED + i])
+			return kms_error_file(origin, "note: reserved header fields are not zero");
 	payload_size = kms_get_le32(hdr + KMS_HDR_PAYLOAD_SIZE);
-	if ((uint64_t)payload_size + KMS_HEADER_SIZE != size)
+	if (payload_size > size - KMS_HEADER_SIZE)
 		return kms_error_file(origin,
 				      "note: header says %u payload bytes, the note holds %zu",
 				      payload_size, size - KMS_HEADER_SIZE);
@@ -320,10 +425,9 @@ static struct kms_error *check_header(const unsigned char *hdr, size_t size,
 	if (image_size < KMS_IMAGE_HEADER_SIZE || image_size > KMS_IMAGE_MAX_SIZE)
 		return kms_error_file(origin, "note: implausible image size %u",
 				      image_size);
-	*ret_flags = flags;
 	*ret_payload_size = payload_size;
 	*ret_image_size = image_size;
-	return NULL;
+	return check_padding(hdr, size, payload_size, origin);
 }
 
 /* Decompress the one zstd frame of @payload into t->image. */
@@ -341,6 +445,10 @@ static struct kms_error *decompress(struct kms_tables *t, const char *origin,
 		return kms_error_file(origin,
 				      "note: zstd frame does not declare the image size %zu",
 				      t->image_size);
+	/* The frame header descriptor's Content_Checksum_flag (RFC 8878
+	 * 3.1.1.1.1, bit 2): the frame checksum is the blob's checksum. */
+	if (!(payload[4] & 0x04))
+		return kms_error_file(origin, "note: payload is not a zstd frame with a content checksum");
 	/* One frame (FORMAT.md 2): nothing after it, not even an
 	 * empty or skippable frame, and all of it. */
 	got = ZSTD_findFrameCompressedSize(payload, payload_size);
@@ -369,11 +477,10 @@ struct kms_error *kms_blob_decode(const void *blob, size_t size,
 	const unsigned char *hdr = blob;
 	struct kms_tables *t;
 	/* Set by check_header(), which gcc cannot see through. */
-	uint32_t flags = 0, payload_size = 0, image_size = 0, crc;
+	uint32_t payload_size = 0, image_size = 0;
 	struct kms_error *err;
 
-	err = check_header(hdr, size, origin, &flags, &payload_size,
-			   &image_size);
+	err = check_header(hdr, size, origin, &payload_size, &image_size);
 	if (err)
 		return err;
 	t = calloc(1, sizeof(*t));
@@ -386,138 +493,213 @@ struct kms_error *kms_blob_decode(const void *blob, size_t size,
 		free(t);
 		return &kms_error_nomem;
 	}
-
-	if (flags & KMS_FLAG_ZSTD)
-		err = decompress(t, origin, hdr + KMS_HEADER_SIZE,
-				 payload_size);
-	else if (payload_size != image_size)
-		err = kms_error_file(origin,
-				     "note: uncompressed payload of %u bytes, image size %u",
-				     payload_size, image_size);
-	else
-		memcpy(t->image, hdr + KMS_HEADER_SIZE, image_size);
-	if (err)
-		goto fail;
-
-	crc = kms_crc32(t->image, image_size);
-	if (crc != kms_get_le32(hdr + KMS_HDR_IMAGE_CRC32)) {
-		err = kms_error_file(origin,
-				     "note: image checksum %08x, header says %08x",
-				     crc, kms_get_le32(hdr + KMS_HDR_IMAGE_CRC32));
-		goto fail;
+	err = decompress(t, origin, hdr + KMS_HEADER_SIZE, payload_size);
+	if (!err)
+		err = validate_image(t, origin);
+	if (err) {
+		kms_tables_destroy(t);
+		return err;
 	}
-
-	err = validate_image(t, origin);
-	if (err)
-		goto fail;
 	*ret = t;
 	return NULL;
-
-fail:
-	kms_tables_destroy(t);
-	return err;
 }
 
 void kms_tables_destroy(struct kms_tables *tables)
 {
 	if (!tables)
 		return;
+	free(tables->sections);
 	free(tables->image);
 	free(tables);
 }
 
-/* @key, a text offset, against a range record: before its start or not. */
+/* @key, a range index, against a section: before its first range or not. */
+static int compare_section_first(const void *key, const void *element)
+{
+	const struct kms_section *sec = element;
+
+	return *(const uint32_t *)key < sec->first ? -1 : 1;
+}
+
+uint32_t kms_range_section(const struct kms_tables *t, uint32_t i)
+{
+	return kms_upper_bound(&i, t->sections, t->nr_sections,
+			       sizeof(*t->sections), compare_section_first) - 1;
+}
+
+uint32_t kms_range_end(const struct kms_tables *t, uint32_t i)
+{
+	const struct kms_section *sec = &t->sections[kms_range_section(t, i)];
+
+	return i + 1 < sec->first + sec->nr_ranges ?
+		kms_range_start(t, i + 1) : sec->end;
+}
+
+uint32_t kms_tables_find_section(const struct kms_tables *t,
+				 unsigned int base, uint32_t offset)
+{
+	uint32_t k;
+
+	/* At most a few sections a class: a linear scan. */
+	for (k = 0; k < t->nr_sections; k++) {
+		const struct kms_section *sec = &t->sections[k];
+
+		if (kms_class_base(sec->cls) == base && sec->start <= offset &&
+		    offset < sec->end)
+			return k;
+	}
+	return KMS_NONE;
+}
+
+/* @key, an offset, against a range start: before it or not. */
 static int compare_range_start(const void *key, const void *element)
 {
 	return *(const uint32_t *)key < kms_get_le32(element) ? -1 : 1;
 }
 
-uint32_t kms_tables_find_range(const struct kms_tables *t, uint32_t offset)
+uint32_t kms_tables_find(const struct kms_tables *t, unsigned int base,
+			 uint32_t offset, uint32_t *ret_section)
 {
-	if (!t->nr_ranges || offset < kms_range_start(t, 0) ||
-	    offset >= t->text_size)
+	uint32_t k = kms_tables_find_section(t, base, offset);
+	const struct kms_section *sec;
+
+	if (ret_section)
+		*ret_section = k;
+	if (k == KMS_NONE)
 		return KMS_NONE;
-	/* The last range whose start is <= offset. */
-	return kms_upper_bound(&offset, t->ranges, t->nr_ranges,
-			       KMS_RANGE_SIZE, compare_range_start) - 1;
+	sec = &t->sections[k];
+	/* The last range of the section whose start is <= offset. */
+	return sec->first + kms_upper_bound(&offset,
+					    t->starts + 4 * (size_t)sec->first,
+					    sec->nr_ranges, KMS_START_SIZE,
+					    compare_range_start) - 1;
 }
 
-static uint32_t align4(uint32_t v)
+static uint64_t align4(uint64_t v)
 {
-	return (v + 3) & ~3u;
+	return (v + 3) & ~(uint64_t)3;
+}
+
+/* Where the writer puts the arrays: in FORMAT.md 3's order, aligned. */
+static uint64_t encode_layout(const struct kms_encode_input *in,
+			      unsigned int width, uint64_t off[NR_ARRAYS])
+{
+	off[A_SECTIONS] = KMS_IMAGE_HEADER_SIZE;
+	off[A_STARTS] = off[A_SECTIONS] +
+		(uint64_t)in->nr_sections * KMS_SECTION_SIZE;
+	off[A_RANGE_OBJECTS] = off[A_STARTS] +
+		(uint64_t)in->nr_ranges * KMS_START_SIZE;
+	off[A_OBJECTS] = align4(off[A_RANGE_OBJECTS] +
+				(uint64_t)in->nr_ranges * width);
+	off[A_MODLISTS] = off[A_OBJECTS] +
+		(uint64_t)in->nr_objects * KMS_OBJECT_SIZE;
+	off[A_STRTAB] = off[A_MODLISTS] + (uint64_t)in->nr_modlist_words * 4;
+	return align4(off[A_STRTAB] + in->strtab_size);
+}
+
+static void encode_fill(const struct kms_encode_input *in, unsigned int width,
+			const uint64_t off[NR_ARRAYS], unsigned char *img)
+{
+	unsigned int k;
+	uint32_t i;
+
+	kms_put_le32(img + KMS_IMG_NR_SECTIONS, in->nr_sections);
+	kms_put_le32(img + KMS_IMG_NR_RANGES, in->nr_ranges);
+	kms_put_le32(img + KMS_IMG_NR_OBJECTS, in->nr_objects);
+	kms_put_le32(img + KMS_IMG_NR_MODLIST, in->nr_modlist_words);
+	kms_put_le32(img + KMS_IMG_STRTAB_SIZE, in->strtab_size);
+	kms_put_le32(img + KMS_IMG_NR_MODULES, in->nr_modules);
+	for (k = 0; k < NR_ARRAYS; k++)
+		kms_put_le32(img + array_desc[k].offset_field, off[k]);
+	for (i = 0; i < in->nr_sections; i++) {
+		unsigned char *e = img + off[A_SECTIONS] + KMS_SECTION_SIZE * i;
+
+		kms_put_le32(e, in->sections[i].cls);
+		kms_put_le32(e + 4, in->sections[i].nr_ranges);
+		kms_put_le32(e + 8, in->sections[i].end);
+	}
+	for (i = 0; i < in->nr_ranges; i++) {
+		unsigned char *o = img + off[A_RANGE_OBJECTS] + width * i;
+
+		kms_put_le32(img + off[A_STARTS] + 4 * i, in->range_start[i]);
+		if (width == 4) {
+			kms_put_le32(o, in->range_object[i]);
+		} else {
+			o[0] = in->range_object[i];
+			o[1] = in->range_object[i] >> 8;
+		}
+	}
+	for (i = 0; i < in->nr_objects; i++) {
+		kms_put_le32(img + off[A_OBJECTS] + 8 * i, in->object_modlist[i]);
+		kms_put_le32(img + off[A_OBJECTS] + 8 * i + 4, in->object_name[i]);
+	}
+	for (i = 0; i < in->nr_modlist_words; i++)
+		kms_put_le32(img + off[A_MODLISTS] + 4 * i, in->modlists[i]);
+	if (in->strtab_size)
+		memcpy(img + off[A_STRTAB], in->strtab, in->strtab_size);
+}
+
+/* One zstd frame of @img: level KMS_ZSTD_LEVEL, content size, checksum. */
+static struct kms_error *encode_frame(const unsigned char *img, size_t size,
+				      unsigned char *out, size_t cap,
+				      size_t *ret_size)
+{
+	ZSTD_CCtx *cctx = ZSTD_createCCtx();
+	size_t n;
+
+	if (!cctx)
+		return &kms_error_nomem;
+	n = ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel,
+				   KMS_ZSTD_LEVEL);
+	if (!ZSTD_isError(n))
+		n = ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 1);
+	if (!ZSTD_isError(n))
+		n = ZSTD_compress2(cctx, out, cap, img, size);
+	ZSTD_freeCCtx(cctx);
+	if (ZSTD_isError(n))
+		return kms_error_fmt("zstd: %s", ZSTD_getErrorName(n));
+	*ret_size = n;
+	return NULL;
 }
 
 struct kms_error *kms_blob_encode(const struct kms_encode_input *in,
 				  void **ret_blob, size_t *ret_size)
 {
-	uint64_t ranges_off, objects_off, modlists_off, strtab_off, image_size;
-	unsigned char *img, *blob, *hdr;
-	size_t bound, csize;
-	uint32_t i;
+	unsigned int width = in->nr_objects <= KMS_NARROW_OBJECTS_MAX ? 2 : 4;
+	uint64_t off[NR_ARRAYS], image_size;
+	unsigned char *img, *blob;
+	struct kms_error *err;
+	size_t bound, csize = 0;
 
-	ranges_off = KMS_IMAGE_HEADER_SIZE;
-	objects_off = ranges_off + (uint64_t)in->nr_ranges * KMS_RANGE_SIZE;
-	modlists_off = objects_off + (uint64_t)in->nr_objects * KMS_OBJECT_SIZE;
-	strtab_off = modlists_off + (uint64_t)in->nr_modlist_words * 4;
-	image_size = align4(strtab_off + in->strtab_size);
+	image_size = encode_layout(in, width, off);
 	if (image_size > KMS_IMAGE_MAX_SIZE)
 		return kms_error_fmt("tables of %llu bytes exceed the format's %u-byte limit",
 				     (unsigned long long)image_size,
 				     KMS_IMAGE_MAX_SIZE);
-
 	img = calloc(1, image_size);
 	if (!img)
 		return &kms_error_nomem;
-	kms_put_le32(img + KMS_IMG_TEXT_SIZE, in->text_size);
-	kms_put_le32(img + KMS_IMG_NR_RANGES, in->nr_ranges);
-	kms_put_le32(img + KMS_IMG_RANGES_OFF, ranges_off);
-	kms_put_le32(img + KMS_IMG_NR_OBJECTS, in->nr_objects);
-	kms_put_le32(img + KMS_IMG_OBJECTS_OFF, objects_off);
-	kms_put_le32(img + KMS_IMG_NR_MODLIST, in->nr_modlist_words);
-	kms_put_le32(img + KMS_IMG_MODLISTS_OFF, modlists_off);
-	kms_put_le32(img + KMS_IMG_STRTAB_SIZE, in->strtab_size);
-	kms_put_le32(img + KMS_IMG_STRTAB_OFF, strtab_off);
-	kms_put_le32(img + KMS_IMG_NR_MODULES, in->nr_modules);
-	for (i = 0; i < in->nr_ranges; i++) {
-		kms_put_le32(img + ranges_off + 8 * i, in->range_start[i]);
-		kms_put_le32(img + ranges_off + 8 * i + 4, in->range_object[i]);
-	}
-	for (i = 0; i < in->nr_objects; i++) {
-		kms_put_le32(img + objects_off + 8 * i, in->object_modlist[i]);
-		kms_put_le32(img + objects_off + 8 * i + 4, in->object_name[i]);
-	}
-	for (i = 0; i < in->nr_modlist_words; i++)
-		kms_put_le32(img + modlists_off + 4 * i, in->modlists[i]);
-	memcpy(img + strtab_off, in->strtab, in->strtab_size);
+	encode_fill(in, width, off, img);
 
 	bound = ZSTD_compressBound(image_size);
-	blob = malloc(KMS_HEADER_SIZE + bound);
+	blob = calloc(1, KMS_HEADER_SIZE + bound);
 	if (!blob) {
 		free(img);
 		return &kms_error_nomem;
 	}
-	csize = ZSTD_compress(blob + KMS_HEADER_SIZE, bound, img, image_size,
-			      KMS_ZSTD_LEVEL);
-	if (ZSTD_isError(csize)) {
-		struct kms_error *err = kms_error_fmt("zstd: %s",
-						      ZSTD_getErrorName(csize));
-
-		free(img);
+	err = encode_frame(img, image_size, blob + KMS_HEADER_SIZE, bound,
+			   &csize);
+	free(img);
+	if (err) {
 		free(blob);
 		return err;
 	}
-
-	hdr = blob;
-	memset(hdr, 0, KMS_HEADER_SIZE);
-	memcpy(hdr + KMS_HDR_MAGIC, KMS_MAGIC, 4);
-	hdr[KMS_HDR_VERSION] = KMS_VERSION;
-	hdr[KMS_HDR_HEADER_SIZE] = KMS_HEADER_SIZE;
-	kms_put_le32(hdr + KMS_HDR_FLAGS, KMS_FLAG_ZSTD);
-	kms_put_le32(hdr + KMS_HDR_PAYLOAD_SIZE, csize);
-	kms_put_le32(hdr + KMS_HDR_IMAGE_SIZE, image_size);
-	kms_put_le32(hdr + KMS_HDR_IMAGE_CRC32, kms_crc32(img, image_size));
-	free(img);
-
+	memcpy(blob + KMS_HDR_MAGIC, KMS_MAGIC, 4);
+	blob[KMS_HDR_VERSION] = KMS_VERSION;
+	blob[KMS_HDR_HEADER_SIZE] = KMS_HEADER_SIZE;
+	kms_put_le32(blob + KMS_HDR_FLAGS, KMS_FLAGS_REQUIRED);
+	kms_put_le32(blob + KMS_HDR_PAYLOAD_SIZE, csize);
+	kms_put_le32(blob + KMS_HDR_IMAGE_SIZE, image_size);
 	*ret_blob = blob;
 	*ret_size = KMS_HEADER_SIZE + csize;
 	return NULL;
@@ -528,23 +710,31 @@ static size_t pad4(size_t v)
 	return (v + 3) & ~(size_t)3;
 }
 
-struct kms_error *kms_note_wrap(const void *blob, size_t size, void **ret,
+struct kms_error *kms_note_wrap(const void *blob, size_t size,
+				size_t desc_size, void **ret,
 				size_t *ret_size)
 {
-	size_t total = 12 + pad4(KMS_NOTE_NAMESZ) + pad4(size);
 	unsigned char *note;
+	size_t total;
 
-	if (size > UINT32_MAX)
+	if (desc_size == 0)
+		desc_size = size;
+	if (desc_size < size)
+		return kms_error_fmt("note descriptor of %zu bytes cannot hold the %zu-byte blob",
+				     desc_size, size);
+	if (desc_size > UINT32_MAX - 3)
 		return kms_error_fmt("note descriptor of %zu bytes is too large",
-				     size);
+				     desc_size);
+	total = 12 + pad4(KMS_NOTE_NAMESZ) + pad4(desc_size);
 	note = calloc(1, total);
 	if (!note)
 		return &kms_error_nomem;
 	kms_put_le32(note, KMS_NOTE_NAMESZ);
-	kms_put_le32(note + 4, size);
+	kms_put_le32(note + 4, desc_size);
 	kms_put_le32(note + 8, KMS_NOTE_TYPE);
 	memcpy(note + 12, KMS_NOTE_NAME, KMS_NOTE_NAMESZ);
-	memcpy(note + 12 + pad4(KMS_NOTE_NAMESZ), blob, size);
+	if (size)
+		memcpy(note + 12 + pad4(KMS_NOTE_NAMESZ), blob, size);
 	*ret = note;
 	*ret_size = total;
 	return NULL;

@@ -8,6 +8,10 @@
  * kms-judge prints for the C library (verdict.h).  -v adds the kernel's
  * log line after a refusal.
  *
+ * The parser still reads format version 1 (FORMAT.md 7): its accept line
+ * is version 1's, and run-conformance.sh judges it against the frozen
+ * version-1 corpus, and on the version-2 corpus only for its refusals.
+ *
  *   kms-kernel-judge [-v] FILE...
  */
 #include "kallmodsyms.c"
@@ -55,7 +59,7 @@ int main(int argc, char **argv)
 
 		kallmodsyms_init();
 		if (kms_ready)
-			verdict_accept(argv[i], &(struct verdict_counts){
+			verdict_accept_v1(argv[i], &(struct verdict_counts_v1){
 				kms.nr_ranges, kms.nr_objects, kms.nr_modules,
 				kms.nr_modlist_words, kms.strtab_size,
 				kms.text_size, kms.image_size });

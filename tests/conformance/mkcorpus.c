@@ -9,7 +9,7 @@
  * most one rule of FORMAT.md, so that its reason class is unambiguous; an
  * accepted case's verdict carries the counts of its image header.  The
  * REGRESSION files (inputs that once split the readers) are copied in as
- * fuzz-NAME.kms, refused as bad-frame (version-1 ones made version 2).  The same libzstd gives the same
+ * fuzz-NAME.kms, refused as bad-frame.  The same libzstd gives the same
  * bytes: run-conformance.sh regenerates the corpus and compares.
  */
 #define ZSTD_STATIC_LINKING_ONLY
@@ -1235,23 +1235,6 @@ static void edge_cases(void)
 	emit_big("image-over-max-size", KMS_IMAGE_MAX_SIZE + 4, "bad-header");
 }
 
-/*
- * A regression file written for version 1 (one note record, a version-1
- * header) is tested as version 2: version 2, the CRC-32's place zeroed,
- * the payload (the frame that once split the readers) unchanged.
- */
-static void upgrade_v1(struct buf *b)
-{
-	const size_t blob = 12 + 12;
-
-	if (b->len < blob + KMS_HEADER_SIZE ||
-	    memcmp(b->p + 12, KMS_NOTE_NAME, KMS_NOTE_NAMESZ) ||
-	    memcmp(b->p + blob, KMS_MAGIC, 4) || b->p[blob + 4] != 1)
-		return;
-	b->p[blob + KMS_HDR_VERSION] = KMS_VERSION;
-	put_le32(b, blob + KMS_HDR_RESERVED, 0);
-}
-
 static void regression_case(const char *path)
 {
 	char *data, *copy_path = strdup(path), *base, *name;
@@ -1267,7 +1250,6 @@ static void regression_case(const char *path)
 	if (asprintf(&name, "fuzz-%s", base) < 0)
 		die("out of memory");
 	append(&b, data, size);
-	upgrade_v1(&b);
 	refuse(name, "bad-frame");
 	write_file(name, &b);
 	release(&b);

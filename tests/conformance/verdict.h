@@ -3,8 +3,13 @@
  * The verdict lines of the conformance judges (FORMAT.md 7), written once
  * for kms-judge (the C library) and kms-kernel-judge (the kernel's parser):
  *
- *   NAME accept ranges=N attributions=M modules=K modlist-words=W strtab=S text-size=T image=I
+ *   NAME accept sections=C ranges=N attributions=M modules=K modlist-words=W strtab=S image=I
  *   NAME refuse CLASS[<TAB>the reader's message]
+ *
+ * and the version-1 accept line of readers still at version 1 (the
+ * kernel's parser, judged against tests/conformance/v1/):
+ *
+ *   NAME accept ranges=N attributions=M modules=K modlist-words=W strtab=S text-size=T image=I
  *
  * NAME is the file's name without directory and ".kms".
  */
@@ -22,6 +27,12 @@ struct verdict_reason {
 };
 
 struct verdict_counts {
+	uint32_t sections, ranges, attributions, modules, modlist_words;
+	uint32_t strtab;
+	size_t image;
+};
+
+struct verdict_counts_v1 {
 	uint32_t ranges, attributions, modules, modlist_words, strtab;
 	uint32_t text_size;
 	size_t image;
@@ -51,6 +62,17 @@ static inline int verdict_name_len(const char *path, const char **name)
 
 static inline void verdict_accept(const char *path,
 				  const struct verdict_counts *c)
+{
+	const char *name;
+	int len = verdict_name_len(path, &name);
+
+	printf("%.*s accept sections=%u ranges=%u attributions=%u modules=%u modlist-words=%u strtab=%u image=%zu\n",
+	       len, name, c->sections, c->ranges, c->attributions, c->modules,
+	       c->modlist_words, c->strtab, c->image);
+}
+
+static inline void verdict_accept_v1(const char *path,
+				     const struct verdict_counts_v1 *c)
 {
 	const char *name;
 	int len = verdict_name_len(path, &name);

@@ -34,8 +34,18 @@ static void walk(const struct kms_tables *t)
 		for (k = 0; k < kms_modlist_count(t, kms_object_modlist(t, obj)); k++)
 			sum += strlen(kms_modlist_name(t, kms_object_modlist(t, obj), k));
 	}
-	(void)kms_tables_find_range(t, t->text_size);
+	for (k = 0; k < t->nr_sections; k++) {
+		const struct kms_section *sec = &t->sections[k];
+		unsigned int base = kms_class_base(sec->cls);
+		uint32_t found;
+
+		if (kms_tables_find(t, base, sec->start, &found) != sec->first ||
+		    found != k)
+			abort();
+		(void)kms_tables_find(t, base, sec->end, NULL);
+	}
 	(void)kms_tables_find_range(t, 0);
+	(void)kms_tables_find(t, KMS_BASE_PERCPU, 0, NULL);
 }
 
 static void decode(const void *blob, size_t size)

@@ -9,7 +9,10 @@
  *
  * Differential check: on the descriptor the kernel picked, the userspace
  * decoder (kms_blob_decode) must agree: a blob one accepts the other
- * accepts, with the same counts.
+ * accepts, with the same counts.  Made only while both read the same
+ * format version: the series' parser still reads version 1, the library
+ * version 2 (FORMAT.md 7), and until the parser is ported this target
+ * fuzzes the kernel's parser alone.
  */
 #include "kallmodsyms.c"
 #include "notes.h"
@@ -21,6 +24,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+#if KMS_VERSION == 2
 static void differential(const u8 *desc, u32 size)
 {
 	struct kms_user_tables *t = NULL;
@@ -53,6 +57,13 @@ static void differential(const u8 *desc, u32 size)
 	}
 	kms_tables_destroy(t);
 }
+#else
+static void differential(const u8 *desc, u32 size)
+{
+	(void)desc;
+	(void)size;
+}
+#endif
 
 #ifdef KSHIM_IMAGE_INPUT
 /*

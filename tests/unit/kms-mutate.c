@@ -8,14 +8,18 @@
  *   hdr:OFF=VAL      store le32 VAL at header offset OFF
  *   hdr16:OFF=VAL    store le16 VAL at header offset OFF
  *   img:OFF=VAL      store le32 VAL at image offset OFF; the image is then
- *                    recompressed and its checksum and sizes recomputed, so
- *                    only the validation of the image itself can catch it.
- *                    OFF may be ARRAY+N, ARRAY one of ranges, objects,
+ *                    recompressed (with its frame checksum) and its sizes
+ *                    recomputed, so only the validation of the image
+ *                    itself can catch it.  OFF may be ARRAY+N, ARRAY one
+ *                    of sections, starts, range_objects, objects,
  *                    modlists, strtab (from the image header)
  *   imgbyte:OFF=VAL  the same for one byte
  *   truncate=N       keep only the first N bytes of the blob (descsz too);
  *                    negative N drops -N bytes from the end
  *   fixsize          set payload_size to what is left after truncation
+ *   pad=N            append N zero bytes to the descriptor (padding,
+ *                    FORMAT.md 2), after any truncation
+ *   tailxor=V        xor the descriptor's last byte with V, after padding
  *   raw              write the bare blob, not a note record
  * Offsets and values are C integers (0x.. accepted).
  */
@@ -25,7 +29,6 @@
 #include <zstd.h>
 
 #include <kms/blob.h>
-#include <kms/crc32.h>
 #include <kms/format.h>
 
 static void die(const char *msg)
@@ -58,7 +61,9 @@ static unsigned long image_offset(const unsigned char *img, const char *spec,
 		const char *name;
 		unsigned int field;
 	} arrays[] = {
-		{ "ranges", KMS_IMG_RANGES_OFF },
+		{ "sections", KMS_IMG_SECTIONS_OFF },
+		{ "starts", KMS_IMG_STARTS_OFF },
+		{ "range_objects", KMS_IMG_RANGE_OBJECTS_OFF },
 		{ "objects", KMS_IMG_OBJECTS_OFF },
 		{ "modlists", KMS_IMG_MODLISTS_OFF },
 		{ "strtab", KMS_IMG_STRTAB_OFF },
@@ -83,7 +88,7 @@ int main(int argc, char **argv)
 	size_t desc_size, cap;
 	struct kms_error *err;
 	int i, raw = 0, image_edited = 0, fixsize = 0;
-	long truncate_to = 0x7fffffff;
+	long truncate_to = 0x7fffffff, pad = 0, tailxor = 0;
 	FILE *f;
 
 	if (argc < 3)
@@ -107,7 +112,9 @@ int main(int argc, char **argv)
 
 		if (!strcmp(argv[i], "raw")) {
 			raw = 1;
-		} else if (sscanf(argv[i], "truncate=%li", &truncate_to) == 1) {
+		} else if (sscanf(argv[i], "truncate=%li", &truncate_to) == 1 ||
+			   sscanf(argv[i], "pad=%li", &pad) == 1 ||
+			   sscanf(argv[i], "tailxor=%li", &tailxor) == 1) {
 			continue;
 		} else if (!strcmp(argv[i], "fixsize")) {
 			fixsize = 1;
@@ -144,18 +151,24 @@ int main(int argc, char **argv)
 	}
 
 	if (image_edited) {
+		ZSTD_CCtx *cctx = ZSTD_createCCtx();
 		unsigned char *nb;
 		size_t csize;
 
 		cap = ZSTD_compressBound(img_size);
 		nb = malloc(KMS_HEADER_SIZE + cap);
+		if (!cctx || !nb)
+			die("out of memory");
 		memcpy(nb, blob, KMS_HEADER_SIZE);
-		csize = ZSTD_compress(nb + KMS_HEADER_SIZE, cap, img, img_size,
+		ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel,
 				       KMS_ZSTD_LEVEL);
+		ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 1);
+		csize = ZSTD_compress2(cctx, nb + KMS_HEADER_SIZE, cap, img,
+				       img_size);
+		ZSTD_freeCCtx(cctx);
 		if (ZSTD_isError(csize))
 			die("cannot compress");
 		kms_put_le32(nb + KMS_HDR_PAYLOAD_SIZE, csize);
-		kms_put_le32(nb + KMS_HDR_IMAGE_CRC32, kms_crc32(img, img_size));
 		free(blob);
 		blob = nb;
 		blob_size = KMS_HEADER_SIZE + csize;
@@ -168,13 +181,23 @@ int main(int argc, char **argv)
 		kms_put_le32(blob + KMS_HDR_PAYLOAD_SIZE,
 			     blob_size - KMS_HEADER_SIZE);
 
+	if (pad > 0) {
+		blob = realloc(blob, blob_size + pad);
+		if (!blob)
+			die("out of memory");
+		memset(blob + blob_size, 0, pad);
+		blob_size += pad;
+	}
+	if (tailxor && blob_size)
+		blob[blob_size - 1] ^= tailxor;
+
 	if (raw) {
 		out = blob;
 		out_size = blob_size;
 	} else {
 		void *note;
 
-		if (kms_note_wrap(blob, blob_size, &note, &out_size))
+		if (kms_note_wrap(blob, blob_size, 0, &note, &out_size))
 			die("cannot wrap");
 		out = note;
 	}

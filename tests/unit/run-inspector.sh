@@ -75,12 +75,13 @@ testrun_compare cat stats <<'EOF'
 symbols                      35
 text symbols                 34
 annotated text symbols       24
+sections                     1
 ranges                       18
 object entries               13
 object entries with a name   8
 multi-module object entries  1
 built-in modules             5
-image bytes (uncompressed)   468
+image bytes (uncompressed)   444
 string bytes                 119
 EOF
 kms dump -t fx.kms "$v" | sed -n '/^module lists/,$p' > dump || fail "dump"

@@ -15,18 +15,34 @@
 
 #include <kms/error.h>
 
+/*
+ * A section (FORMAT.md 3.2), as the decoder found it: @start is its first
+ * range's start, @first the index of that range.  Offsets count from the
+ * class's base (kms_class_base()).
+ */
+struct kms_section {
+	uint32_t cls;
+	uint32_t first;
+	uint32_t nr_ranges;
+	uint32_t start;
+	uint32_t end;
+};
+
 /* A decoded, validated image. */
 struct kms_tables {
 	unsigned char *image;		/* owned */
 	size_t image_size;
-	size_t blob_size;		/* compressed blob, header included */
-	uint32_t text_size;
+	size_t blob_size;		/* the note descriptor, padding included */
+	uint32_t nr_sections;
+	struct kms_section *sections;	/* owned, nr_sections entries */
 	uint32_t nr_ranges;
 	uint32_t nr_objects;
 	uint32_t nr_modlist_words;
 	uint32_t strtab_size;
 	uint32_t nr_modules;
-	const unsigned char *ranges;
+	unsigned int object_width;	/* of range objects: 2 or 4 */
+	const unsigned char *starts;
+	const unsigned char *range_objects;
 	const unsigned char *objects;
 	const unsigned char *modlists;
 	const char *strtab;
@@ -57,18 +73,41 @@ static inline void kms_put_le32(unsigned char *p, uint32_t v)
 
 static inline uint32_t kms_range_start(const struct kms_tables *t, uint32_t i)
 {
-	return kms_get_le32(t->ranges + 8 * (size_t)i);
+	return kms_get_le32(t->starts + 4 * (size_t)i);
 }
 
-static inline uint32_t kms_range_end(const struct kms_tables *t, uint32_t i)
-{
-	return i + 1 < t->nr_ranges ? kms_range_start(t, i + 1) : t->text_size;
-}
-
+/* The object of range @i, or KMS_NONE (0xffffffff) whatever the width. */
 static inline uint32_t kms_range_object(const struct kms_tables *t, uint32_t i)
 {
-	return kms_get_le32(t->ranges + 8 * (size_t)i + 4);
+	const unsigned char *p;
+	uint32_t v;
+
+	if (t->object_width == 4)
+		return kms_get_le32(t->range_objects + 4 * (size_t)i);
+	p = t->range_objects + 2 * (size_t)i;
+	v = (uint32_t)p[0] | (uint32_t)p[1] << 8;
+	return v == 0xffffu ? 0xffffffffu : v;
 }
+
+/* The section range @i belongs to (binary search). */
+uint32_t kms_range_section(const struct kms_tables *t, uint32_t i);
+
+/* Where range @i ends: the next range's start, or its section's end. */
+uint32_t kms_range_end(const struct kms_tables *t, uint32_t i);
+
+/* The class of range @i's section (FORMAT.md 3.1). */
+static inline uint32_t kms_range_class(const struct kms_tables *t, uint32_t i)
+{
+	return t->sections[kms_range_section(t, i)].cls;
+}
+
+/*
+ * Section classes (FORMAT.md 3.1): the name ("text", "percpu", ...) and
+ * the base offsets count from (KMS_BASE_TEXT: _text, KMS_BASE_PERCPU:
+ * __per_cpu_start).  @cls must be below KMS_NR_CLASSES.
+ */
+const char *kms_class_name(uint32_t cls);
+unsigned int kms_class_base(uint32_t cls);
 
 static inline uint32_t kms_object_modlist(const struct kms_tables *t,
 					  uint32_t i)
@@ -98,17 +137,40 @@ static inline const char *kms_modlist_name(const struct kms_tables *t,
 }
 
 /*
- * The range holding @offset (from _text), or KMS_NONE.  Binary search;
- * callers walking addresses in order should keep a cursor instead.
+ * The section holding @offset from @base (KMS_BASE_TEXT or KMS_BASE_PERCPU),
+ * or KMS_NONE: an address in no section is in no class.  Binary search.
  */
-uint32_t kms_tables_find_range(const struct kms_tables *t, uint32_t offset);
+uint32_t kms_tables_find_section(const struct kms_tables *t,
+				 unsigned int base, uint32_t offset);
+
+/*
+ * The range holding @offset from @base, or KMS_NONE; *@ret_section (if not
+ * NULL) is set to its section.  Binary search; callers walking addresses
+ * in order should keep a cursor instead.
+ */
+uint32_t kms_tables_find(const struct kms_tables *t, unsigned int base,
+			 uint32_t offset, uint32_t *ret_section);
+
+/* kms_tables_find() in the _text-based sections. */
+static inline uint32_t kms_tables_find_range(const struct kms_tables *t,
+					     uint32_t offset)
+{
+	return kms_tables_find(t, 0, offset, NULL);
+}
 
 /* Input of the encoder, in host byte order. */
+struct kms_encode_section {
+	uint32_t cls;
+	uint32_t nr_ranges;
+	uint32_t end;
+};
+
 struct kms_encode_input {
-	uint32_t text_size;
+	uint32_t nr_sections;
+	const struct kms_encode_section *sections;
 	uint32_t nr_ranges;
 	const uint32_t *range_start;
-	const uint32_t *range_object;
+	const uint32_t *range_object;	/* KMS_NONE: no object */
 	uint32_t nr_objects;
 	const uint32_t *object_modlist;
 	const uint32_t *object_name;
@@ -125,12 +187,20 @@ struct kms_encode_input {
  */
 #define KMS_ZSTD_LEVEL 19
 
-/* Build the blob (header + zstd frame); *ret_blob is malloc()ed. */
+/*
+ * Build the blob (header + zstd frame, with content size and checksum);
+ * *ret_blob is malloc()ed.
+ */
 struct kms_error *kms_blob_encode(const struct kms_encode_input *in,
 				  void **ret_blob, size_t *ret_size);
 
-/* Wrap a blob in an ELF note record (FORMAT.md 1.1); *ret is malloc()ed. */
-struct kms_error *kms_note_wrap(const void *blob, size_t size, void **ret,
+/*
+ * Wrap a blob in an ELF note record (FORMAT.md 1.1); *ret is malloc()ed.
+ * @desc_size: the descriptor's size, the blob then zero padding (FORMAT.md
+ * 2), at least @size; 0 for no padding.
+ */
+struct kms_error *kms_note_wrap(const void *blob, size_t size,
+				size_t desc_size, void **ret,
 				size_t *ret_size);
 
 /*

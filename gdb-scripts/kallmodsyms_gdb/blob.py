@@ -6,16 +6,17 @@ tests share it.  Every check of the format document is made before a table
 is used: a blob that breaks one is refused with KmsError, never half-read.
 """
 
+import bisect
 import re
 import struct
 import subprocess
-import zlib
 
 try:
-    from .constants import (FLAG_ZSTD, FLAGS_KNOWN, HEADER_SIZE,
-                            IMAGE_HEADER_SIZE, IMAGE_MAX_SIZE, MAGIC, NONE,
-                            NOTE_NAME, NOTE_TYPE, OBJECT_SIZE, RANGE_SIZE,
-                            VERSION)
+    from .constants import (BASE_PERCPU, BASE_TEXT, CLASS_PERCPU,
+                            FLAGS_REQUIRED, HEADER_SIZE, IMAGE_HEADER_SIZE,
+                            IMAGE_MAX_SIZE, MAGIC, NARROW_OBJECTS_MAX, NONE,
+                            NONE16, NOTE_NAME, NOTE_TYPE, NR_CLASSES,
+                            OBJECT_SIZE, SECTION_SIZE, START_SIZE, VERSION)
 except ImportError:
     raise ImportError("kallmodsyms_gdb/constants.py is missing: it is "
                       "generated from sidecar/include/kms/format.h, run "
@@ -23,8 +24,19 @@ except ImportError:
 
 # The reason classes of FORMAT.md section 7: every refusal names one.
 REASONS = ("no-note", "bad-header", "bad-version", "bad-frame", "bad-zstd",
-           "bad-checksum", "bad-image-header", "bad-offset", "overlap",
-           "bad-strtab", "bad-modlist", "bad-object", "bad-range")
+           "bad-offset", "overlap", "bad-strtab", "bad-modlist", "bad-object",
+           "unknown-class", "bad-section", "bad-range")
+
+# The section classes of FORMAT.md 3.1, by number.
+CLASS_NAMES = ("text", "init-text", "rodata", "ro-after-init", "data",
+               "init-data", "bss", "percpu")
+assert len(CLASS_NAMES) == NR_CLASSES
+
+
+def class_base(cls):
+    """The base a class's offsets count from: BASE_TEXT (_text) or
+    BASE_PERCPU (__per_cpu_start)."""
+    return BASE_PERCPU if cls == CLASS_PERCPU else BASE_TEXT
 
 # zstd's frame format (RFC 8878): what FORMAT.md's "one frame" rests on.
 _ZSTD_MAGIC = 0xFD2FB528
@@ -83,6 +95,8 @@ def _frame_content_size(payload):
     single_segment = fhd >> 5 & 1
     if fhd & 0x08:
         raise bad("reserved frame header bit set")
+    if not fhd & 0x04:
+        raise bad("no content checksum")
     fcs_size = (single_segment, 2, 4, 8)[fhd >> 6]
     pos = 5 + (not single_segment) + (0, 1, 2, 4)[fhd & 3]
     if not fcs_size:
@@ -154,37 +168,65 @@ def _decompress(payload, image_size, decompressor):
 
 
 def decode(desc, decompressor=None):
-    """The image (bytes) of a blob: header checks, decompression, CRC.
+    """The image (bytes) of a blob: header checks, then the one zstd frame,
+    decompressed and its checksum verified (FORMAT.md 2).
     decompressor: one of DECOMPRESSORS to force a way, None for the best."""
     if desc is None:
         raise KmsError("no kallmodsyms note", "no-note")
     if len(desc) < HEADER_SIZE or desc[:4] != MAGIC:
         raise KmsError("bad note header", "bad-header")
-    version, header_size, flags, payload_size, image_size, crc, r0, r1 = \
-        struct.unpack_from("<HHIIIIII", desc, 4)
+    version, header_size, flags, payload_size, image_size = \
+        struct.unpack_from("<HHIII", desc, 4)
     if version != VERSION:
         raise KmsError("format version %u, these helpers read version %u"
                        % (version, VERSION), "bad-version")
-    if (header_size != HEADER_SIZE or flags & ~FLAGS_KNOWN or r0 or r1 or
-            HEADER_SIZE + payload_size != len(desc) or
-            image_size < IMAGE_HEADER_SIZE or image_size > IMAGE_MAX_SIZE or
-            (not flags & FLAG_ZSTD and payload_size != image_size)):
+    if (header_size != HEADER_SIZE or flags != FLAGS_REQUIRED or
+            any(desc[20:HEADER_SIZE]) or
+            payload_size > len(desc) - HEADER_SIZE or
+            any(desc[HEADER_SIZE + payload_size:]) or
+            image_size < IMAGE_HEADER_SIZE or image_size > IMAGE_MAX_SIZE):
         raise KmsError("bad note header", "bad-header")
-    payload = bytes(desc[HEADER_SIZE:])
-    if flags & FLAG_ZSTD:
-        if _frame_content_size(payload) != image_size:
-            raise KmsError("payload is not one zstd frame of the image size",
-                           "bad-frame")
-        image = _decompress(payload, image_size, decompressor)
-    else:
-        image = payload
-    if zlib.crc32(image) & 0xFFFFFFFF != crc:
-        raise KmsError("image checksum mismatch", "bad-checksum")
-    return image
+    payload = bytes(desc[HEADER_SIZE:HEADER_SIZE + payload_size])
+    if _frame_content_size(payload) != image_size:
+        raise KmsError("payload is not one zstd frame of the image size",
+                       "bad-frame")
+    return _decompress(payload, image_size, decompressor)
 
 
 # A string table byte that is neither NUL nor printable ASCII (FORMAT.md 3.4).
 _NOT_PRINTABLE = re.compile(rb"[^\x00\x21-\x7e]")
+
+
+def _arrays(image):
+    """The image header's counts and arrays, checked to lie inside the
+    image and apart (FORMAT.md 3)."""
+    if len(image) < IMAGE_HEADER_SIZE:
+        raise KmsError("image is shorter than its header", "bad-header")
+    (nr_sections, sections_off, nr_ranges, starts_off, robj_off, nr_objects,
+     objects_off, nr_words, modlists_off, strtab_size, strtab_off,
+     nr_modules) = struct.unpack_from("<12I", image, 0)
+    width = 2 if nr_objects <= NARROW_OBJECTS_MAX else 4
+    extents = []
+    for what, off, size in (
+            ("sections", sections_off, nr_sections * SECTION_SIZE),
+            ("range starts", starts_off, nr_ranges * START_SIZE),
+            ("range objects", robj_off, nr_ranges * width),
+            ("objects", objects_off, nr_objects * OBJECT_SIZE),
+            ("module lists", modlists_off, nr_words * 4),
+            ("strings", strtab_off, strtab_size)):
+        if off % 4 or off < IMAGE_HEADER_SIZE or off + size > len(image):
+            raise KmsError("%s (offset %u, %u bytes) lie outside the image"
+                           % (what, off, size), "bad-offset")
+        extents.append((off, off + size))
+    extents.sort()
+    for a, b in zip(extents, extents[1:]):
+        if b[0] < a[1]:
+            raise KmsError("tables overlap", "overlap")
+    return {"sections": (sections_off, nr_sections),
+            "ranges": (starts_off, robj_off, nr_ranges, width),
+            "objects": (objects_off, nr_objects),
+            "modlists": (modlists_off, nr_words),
+            "strtab": (strtab_off, strtab_size), "nr_modules": nr_modules}
 
 
 class Tables:
@@ -192,31 +234,9 @@ class Tables:
 
     def __init__(self, image):
         image = bytes(image)
-        if len(image) < IMAGE_HEADER_SIZE:
-            raise KmsError("image is shorter than its header", "bad-header")
-        hdr = struct.unpack_from("<12I", image, 0)
-        if hdr[10] or hdr[11]:
-            raise KmsError("reserved image header fields are set",
-                           "bad-image-header")
-        (self.text_size, nr_ranges, ranges_off, nr_objects, objects_off,
-         nr_words, modlists_off, strtab_size, strtab_off,
-         self.nr_modules) = hdr[:10]
-        extents = []
-        for what, off, count, size in (
-                ("ranges", ranges_off, nr_ranges, RANGE_SIZE),
-                ("objects", objects_off, nr_objects, OBJECT_SIZE),
-                ("module lists", modlists_off, nr_words, 4),
-                ("strings", strtab_off, strtab_size, 1)):
-            end = off + count * size
-            if off % 4 or off < IMAGE_HEADER_SIZE or end > len(image):
-                raise KmsError("%s (offset %u, %u bytes) lie outside the image"
-                               % (what, off, count * size), "bad-offset")
-            extents.append((off, end))
-        extents.sort()
-        for a, b in zip(extents, extents[1:]):
-            if b[0] < a[1]:
-                raise KmsError("tables overlap", "overlap")
-
+        a = _arrays(image)
+        self.nr_modules = a["nr_modules"]
+        strtab_off, strtab_size = a["strtab"]
         strtab = image[strtab_off:strtab_off + strtab_size]
         if not strtab or strtab[-1] != 0:
             raise KmsError("string table is not NUL-terminated", "bad-strtab")
@@ -225,8 +245,16 @@ class Tables:
             raise KmsError("string table byte %u is not printable"
                            % bad.start(), "bad-strtab")
         self._strtab = strtab
+        self._read_modlists(image, *a["modlists"])
+        self._read_objects(image, *a["objects"])
+        self._read_sections(image, *a["sections"], a["ranges"][2])
+        self._read_ranges(image, *a["ranges"])
+        self.image_size = len(image)
+        self.nr_modlist_words = a["modlists"][1]
+        self.strtab_size = strtab_size
 
-        words = struct.unpack_from("<%uI" % nr_words, image, modlists_off)
+    def _read_modlists(self, image, off, nr_words):
+        words = struct.unpack_from("<%uI" % nr_words, image, off)
         self._lists = {}
         i = 0
         while i < nr_words:
@@ -234,17 +262,17 @@ class Tables:
             if not n or n > nr_words - i - 1:
                 raise KmsError("module list at word %u is malformed" % i,
                                "bad-modlist")
-            names = [self._string(off, "module list at word %u" % i,
+            names = [self._string(o, "module list at word %u" % i,
                                   "bad-modlist")
-                     for off in words[i + 1:i + 1 + n]]
-            if any(a >= b for a, b in zip(names, names[1:])):
+                     for o in words[i + 1:i + 1 + n]]
+            if any(x >= y for x, y in zip(names, names[1:])):
                 raise KmsError("module list at word %u is malformed" % i,
                                "bad-modlist")
             self._lists[i] = names
             i += n + 1
 
-        obj_words = struct.unpack_from("<%uI" % (2 * nr_objects), image,
-                                       objects_off)
+    def _read_objects(self, image, off, nr_objects):
+        obj_words = struct.unpack_from("<%uI" % (2 * nr_objects), image, off)
         self.objects = []
         for k in range(nr_objects):
             lst, name = obj_words[2 * k], obj_words[2 * k + 1]
@@ -255,20 +283,49 @@ class Tables:
                 self._string(name, "object %u" % k, "bad-object")
                 if name != NONE else None))
 
-        range_words = struct.unpack_from("<%uI" % (2 * nr_ranges), image,
-                                         ranges_off)
-        self.starts = list(range_words[0::2])
-        self.range_objects = list(range_words[1::2])
-        for k in range(nr_ranges):
-            start, obj = self.starts[k], self.range_objects[k]
-            if ((k and start <= self.starts[k - 1]) or
-                    start >= self.text_size or
-                    (obj != NONE and obj >= nr_objects) or
-                    (k and obj == self.range_objects[k - 1])):
-                raise KmsError("range %u is malformed" % k, "bad-range")
-        self.image_size = len(image)
-        self.nr_modlist_words = nr_words
-        self.strtab_size = strtab_size
+    def _read_sections(self, image, off, nr_sections, nr_ranges):
+        """self.sections: [class, first range, number of ranges, start
+        (filled in by _read_ranges), end] lists (FORMAT.md 3.2)."""
+        words = struct.unpack_from("<%uI" % (3 * nr_sections), image, off)
+        self.sections = []
+        first = 0
+        for k in range(nr_sections):
+            cls, n, end = words[3 * k:3 * k + 3]
+            if cls >= NR_CLASSES:
+                raise KmsError("section %u has unknown class %u (these "
+                               "helpers know 0-%u)" % (k, cls, NR_CLASSES - 1),
+                               "unknown-class")
+            if not n:
+                raise KmsError("section %u has no ranges" % k, "bad-section")
+            self.sections.append([cls, first, n, None, end])
+            first += n
+        if first != nr_ranges:
+            raise KmsError("sections hold %u ranges, the header says %u"
+                           % (first, nr_ranges), "bad-section")
+
+    def _read_ranges(self, image, starts_off, robj_off, nr_ranges, width):
+        self.starts = list(struct.unpack_from("<%uI" % nr_ranges, image,
+                                              starts_off))
+        objs = struct.unpack_from("<%u%s" % (nr_ranges, "HI"[width == 4]),
+                                  image, robj_off)
+        self.range_objects = [NONE if width == 2 and o == NONE16 else o
+                              for o in objs]
+        last_end = {}
+        for k, sec in enumerate(self.sections):
+            cls, first, n, _, end = sec
+            for i in range(first, first + n):
+                start, obj = self.starts[i], self.range_objects[i]
+                if ((i > first and start <= self.starts[i - 1]) or
+                        start >= end or
+                        (obj != NONE and obj >= len(self.objects)) or
+                        (i > first and obj == self.range_objects[i - 1])):
+                    raise KmsError("range %u is malformed" % i, "bad-range")
+            sec[3] = self.starts[first]
+            base = class_base(cls)
+            if base in last_end and sec[3] < last_end[base]:
+                raise KmsError("section %u starts before the end of the "
+                               "previous one" % k, "bad-section")
+            last_end[base] = end
 
     def _string(self, off, what, reason):
         s = self._strtab
@@ -276,13 +333,23 @@ class Tables:
             raise KmsError("%s is malformed" % what, reason)
         return s[off:s.index(b"\0", off)].decode("ascii")
 
-    def object_at(self, offset):
-        """The object index of @offset from _text, or NONE."""
-        import bisect
-        if offset < 0 or offset >= self.text_size or not self.starts:
+    def section_at(self, offset, base=BASE_TEXT):
+        """The index in self.sections of the section holding @offset from
+        @base (BASE_TEXT: _text, BASE_PERCPU: __per_cpu_start), or None:
+        an address in no section is in no class."""
+        for k, (cls, _, _, start, end) in enumerate(self.sections):
+            if class_base(cls) == base and start <= offset < end:
+                return k
+        return None
+
+    def object_at(self, offset, base=BASE_TEXT):
+        """The object index of @offset from @base, or NONE."""
+        k = self.section_at(offset, base)
+        if k is None:
             return NONE
-        k = bisect.bisect_right(self.starts, offset) - 1
-        return NONE if k < 0 else self.range_objects[k]
+        _, first, n, _, _ = self.sections[k]
+        i = bisect.bisect_right(self.starts, offset, first, first + n) - 1
+        return self.range_objects[i]
 
     def annotation(self, obj):
         """ "[m1] [m2] {name}" for object @obj, "" for NONE (FORMAT.md 4)."""

@@ -35,10 +35,10 @@ def main():
             line = "%s refuse %s" % (name, e.reason or "unclassified")
             print(line + ("\t%s" % e if verbose else ""))
             continue
-        print("%s accept ranges=%u attributions=%u modules=%u "
-              "modlist-words=%u strtab=%u text-size=%u image=%u"
-              % (name, len(t.starts), len(t.objects), t.nr_modules,
-                 t.nr_modlist_words, t.strtab_size, t.text_size,
+        print("%s accept sections=%u ranges=%u attributions=%u modules=%u "
+              "modlist-words=%u strtab=%u image=%u"
+              % (name, len(t.sections), len(t.starts), len(t.objects),
+                 t.nr_modules, t.nr_modlist_words, t.strtab_size,
                  t.image_size))
 
 

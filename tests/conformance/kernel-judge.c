@@ -8,10 +8,6 @@
  * kms-judge prints for the C library (verdict.h).  -v adds the kernel's
  * log line after a refusal.
  *
- * The parser still reads format version 1 (FORMAT.md 7): its accept line
- * is version 1's, and run-conformance.sh judges it against the frozen
- * version-1 corpus, and on the version-2 corpus only for its refusals.
- *
  *   kms-kernel-judge [-v] FILE...
  */
 #include "kallmodsyms.c"
@@ -28,13 +24,13 @@ static const struct verdict_reason reasons[] = {
 	{ "disabled: format version", "bad-version" },
 	{ "disabled: payload is not one zstd frame", "bad-frame" },
 	{ "disabled: zstd frame does not decompress", "bad-zstd" },
-	{ "disabled: image checksum mismatch", "bad-checksum" },
-	{ "disabled: reserved image header fields", "bad-image-header" },
 	{ "lie outside the image", "bad-offset" },
 	{ "disabled: tables overlap", "overlap" },
 	{ "disabled: string table", "bad-strtab" },
 	{ "disabled: module list", "bad-modlist" },
 	{ "disabled: object", "bad-object" },
+	{ "has unknown class", "unknown-class" },
+	{ "disabled: section", "bad-section" },
 	{ "disabled: range", "bad-range" },
 };
 
@@ -59,10 +55,11 @@ int main(int argc, char **argv)
 
 		kallmodsyms_init();
 		if (kms_ready)
-			verdict_accept_v1(argv[i], &(struct verdict_counts_v1){
-				kms.nr_ranges, kms.nr_objects, kms.nr_modules,
+			verdict_accept(argv[i], &(struct verdict_counts){
+				kms.nr_sections, kms.nr_ranges,
+				kms.nr_objects, kms.nr_modules,
 				kms.nr_modlist_words, kms.strtab_size,
-				kms.text_size, kms.image_size });
+				kms.image_size });
 		else
 			verdict_refuse(argv[i],
 				       verdict_reason_of(reasons,

@@ -5,11 +5,7 @@
  *
  *   NAME accept sections=C ranges=N attributions=M modules=K modlist-words=W strtab=S image=I
  *   NAME refuse CLASS[<TAB>the reader's message]
- *
- * and the version-1 accept line of readers still at version 1 (the
- * kernel's parser, judged against tests/conformance/v1/):
- *
- *   NAME accept ranges=N attributions=M modules=K modlist-words=W strtab=S text-size=T image=I
+
  *
  * NAME is the file's name without directory and ".kms".
  */
@@ -32,11 +28,6 @@ struct verdict_counts {
 	size_t image;
 };
 
-struct verdict_counts_v1 {
-	uint32_t ranges, attributions, modules, modlist_words, strtab;
-	uint32_t text_size;
-	size_t image;
-};
 
 /* The class of @message by the reader's table, the first match wins. */
 static inline const char *verdict_reason_of(const struct verdict_reason *r,
@@ -69,17 +60,6 @@ static inline void verdict_accept(const char *path,
 	printf("%.*s accept sections=%u ranges=%u attributions=%u modules=%u modlist-words=%u strtab=%u image=%zu\n",
 	       len, name, c->sections, c->ranges, c->attributions, c->modules,
 	       c->modlist_words, c->strtab, c->image);
-}
-
-static inline void verdict_accept_v1(const char *path,
-				     const struct verdict_counts_v1 *c)
-{
-	const char *name;
-	int len = verdict_name_len(path, &name);
-
-	printf("%.*s accept ranges=%u attributions=%u modules=%u modlist-words=%u strtab=%u text-size=%u image=%zu\n",
-	       len, name, c->ranges, c->attributions, c->modules,
-	       c->modlist_words, c->strtab, c->text_size, c->image);
 }
 
 /* The refusal of @path, with @message (one line, a trailing \n dropped)

@@ -9,10 +9,7 @@
  *
  * Differential check: on the descriptor the kernel picked, the userspace
  * decoder (kms_blob_decode) must agree: a blob one accepts the other
- * accepts, with the same counts.  Made only while both read the same
- * format version: the series' parser still reads version 1, the library
- * version 2 (FORMAT.md 7), and until the parser is ported this target
- * fuzzes the kernel's parser alone.
+ * accepts, with the same counts.
  */
 #include "kallmodsyms.c"
 #include "notes.h"
@@ -24,7 +21,6 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#if KMS_VERSION == 2
 static void differential(const u8 *desc, u32 size)
 {
 	struct kms_user_tables *t = NULL;
@@ -45,7 +41,8 @@ static void differential(const u8 *desc, u32 size)
 		abort();
 	}
 	if (kms_ready &&
-	    (t->text_size != kms.text_size || t->nr_ranges != kms.nr_ranges ||
+	    (t->nr_sections != kms.nr_sections ||
+	     t->nr_ranges != kms.nr_ranges ||
 	     t->nr_objects != kms.nr_objects ||
 	     t->nr_modlist_words != kms.nr_modlist_words ||
 	     t->strtab_size != kms.strtab_size ||
@@ -57,13 +54,29 @@ static void differential(const u8 *desc, u32 size)
 	}
 	kms_tables_destroy(t);
 }
-#else
-static void differential(const u8 *desc, u32 size)
+/* Every range's first and last byte, looked up from its section's base. */
+static void show_ranges(struct seq_file *m)
 {
-	(void)desc;
-	(void)size;
+	unsigned int cursor = KMS_NONE;
+	u32 k, i, first = 0;
+
+	for (k = 0; k < kms.nr_sections; k++) {
+		u32 n = le(&kms.sections[3 * k + 1]);
+		u32 end = le(&kms.sections[3 * k + 2]);
+		unsigned long base = class_base(le(&kms.sections[3 * k])) ==
+			KMS_BASE_PERCPU ? (unsigned long)__per_cpu_start :
+			(unsigned long)_text;
+
+		for (i = first; i < first + n; i++) {
+			u32 last = (i + 1 < first + n ? range_start(i + 1) : end) - 1;
+
+			m->len = 0;
+			kallmodsyms_seq_show(m, base + range_start(i), &cursor);
+			kallmodsyms_seq_show(m, base + last, NULL);
+		}
+		first += n;
+	}
 }
-#endif
 
 #ifdef KSHIM_IMAGE_INPUT
 /*
@@ -76,11 +89,15 @@ static int note_of_image(const uint8_t *image, size_t size, uint8_t **ret,
 {
 	size_t bound = ZSTD_compressBound(size), frame;
 	uint8_t *note = malloc(24 + 32 + bound + 4);
+	ZSTD_CCtx *cctx = ZSTD_createCCtx();
 	u32 desc_size;
 
-	if (!note)
+	if (!note || !cctx)
 		abort();
-	frame = ZSTD_compress(note + 24 + 32, bound, image, size, 1);
+	/* The frame checksum is the note's checksum (FORMAT.md 2). */
+	ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 1);
+	frame = ZSTD_compress2(cctx, note + 24 + 32, bound, image, size);
+	ZSTD_freeCCtx(cctx);
 	if (ZSTD_isError(frame))
 		abort();
 	desc_size = 32 + frame;
@@ -93,7 +110,6 @@ static int note_of_image(const uint8_t *image, size_t size, uint8_t **ret,
 	note[32] = KMS_FLAG_ZSTD;
 	memcpy(note + 36, &(u32){ frame }, 4);
 	memcpy(note + 40, &(u32){ size }, 4);
-	memcpy(note + 44, &(u32){ crc32_le(~0u, image, size) ^ ~0u }, 4);
 	*ret = note;
 	*ret_size = (24 + desc_size + 3) & ~(size_t)3;
 	memset(note + 24 + desc_size, 0, *ret_size - 24 - desc_size);
@@ -130,17 +146,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	kallmodsyms_init();
 	if (kms_ready) {
 		struct seq_file *m = malloc(sizeof(*m));
-		unsigned int cursor = KMS_NONE;
 
-		for (i = 0; i < kms.nr_ranges; i++) {
-			u32 start = range_start(i), end = range_end(i);
-
-			m->len = 0;
-			kallmodsyms_seq_show(m, (unsigned long)_text + start,
-					     &cursor);
-			kallmodsyms_seq_show(m, (unsigned long)_text + end - 1,
-					     NULL);
-		}
+		show_ranges(m);
 		free(m);
 	}
 	if (desc)

@@ -130,7 +130,7 @@ EXPECT
 		"what nobody sees besides addresses"
 
 	# One line at boot, and nothing alarming.
-	testrun_compare sh -c "grep -cE '^(\[ *[0-9.]*\] )?kallmodsyms: [0-9]+ ranges, [0-9]+ objects, [0-9]+ modules, [0-9]+ bytes$' '$out/dmesg'" <<'EXPECT'
+	testrun_compare sh -c "grep -cE '^(\[ *[0-9.]*\] )?kallmodsyms: [0-9]+ sections, [0-9]+ ranges, [0-9]+ objects, [0-9]+ modules, [0-9]+ bytes$' '$out/dmesg'" <<'EXPECT'
 1
 EXPECT
 	if grep -E 'BUG|Oops|WARNING|Call Trace|kallmodsyms: disabled' "$out/dmesg"; then

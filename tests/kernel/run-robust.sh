@@ -25,8 +25,7 @@ le32() { od -An -tu4 -j "$2" -N4 "$1" | tr -d ' '; }
 # goes back in its place, the rest of the old one zeroed.  It is the last
 # note of .notes and the section's zero padding follows, so a record of
 # another size still fits; kms-mutate's img: edits recompress the image
-# and recompute its checksum, so only the image's validation can catch
-# them.
+# with its frame checksum, so only the image's validation can catch them.
 kms note "$kbuild/vmlinux" > note || { fail "no note in vmlinux"; finish; }
 nhdr=$(awk '$1 == "note_offset" { print $2 }' note)
 record=$(awk '$1 == "note_size" { print $2 }' note)
@@ -39,7 +38,7 @@ payload=$(le32 good.kms $((24 + 12)))
 tail -c +$((24 + 32 + 1)) good.kms | head -c "$payload" | zstd -dcq > image ||
 	fail "decompressing the note"
 word() { le32 image $(($1 * 4)); }
-nr_ranges=$(word 1) ranges=$(word 2)
+nr_ranges=$(word 2) starts=$(word 3)
 
 write_damaged_guest guest-damaged.sh
 make_initramfs initrd-damaged.gz guest-damaged.sh
@@ -63,13 +62,16 @@ while IFS='|' read -r what message edits; do
 	rm -f "vmlinux.$what"
 done <<EOF
 magic|bad note header|hdr:0=0x58585858
-checksum|image checksum mismatch|hdr:20=0x12345678
-truncated|payload is not one zstd frame of the image size|truncate=-64 fixsize
-past-end|ranges (offset 1048576, $((nr_ranges * 8)) bytes) lie outside the image|img:8=0x100000
-too-many|ranges (offset $ranges, $(((nr_ranges + 0x100000) * 8)) bytes) lie outside the image|img:4=$((nr_ranges + 0x100000))
-overlap|tables overlap|img:16=$ranges
+reserved|bad note header|hdr:20=0x12345678
+padding|bad note header|pad=8 tailxor=1
+checksum|zstd frame does not decompress|tailxor=1
+truncated|payload is not one zstd frame of the image size with a checksum|truncate=-64 fixsize
+past-end|range starts (offset 1048576, $((nr_ranges * 4)) bytes) lie outside the image|img:12=0x100000
+too-many|range starts (offset $starts, $(((nr_ranges + 0x100000) * 4)) bytes) lie outside the image|img:8=$((nr_ranges + 0x100000))
+overlap|tables overlap|img:24=$starts
+unknown-class|section 0 has unknown class 8|img:sections+0=8
 unprintable|string table byte 1 is not printable|imgbyte:strtab+1=0x01
-unordered|range 1 is malformed|img:ranges+8=0
+unordered|range 1 is malformed|img:starts+4=0
 EOF
 
 # --- Concurrent and partial reads -----------------------------------------

@@ -30,6 +30,8 @@ typedef unsigned int gfp_t;
 #define GFP_KERNEL 0u
 #define __init
 #define __ro_after_init
+#define __initconst
+#define U32_MAX 0xffffffffu
 #define core_initcall(fn)
 #define EXPORT_SYMBOL_GPL(sym)
 #define ALIGN(x, a) (((x) + (a) - 1) & ~((__typeof__(x))(a) - 1))
@@ -238,8 +240,19 @@ static inline void seq_printf(struct seq_file *m, const char *fmt, ...)
 			(size_t)n : sizeof(m->buf) - m->len - 1;
 }
 
+/* lib/string.c */
+static inline void *memchr_inv(const void *s, int c, size_t n)
+{
+	const unsigned char *p = s;
+
+	for (; n; n--, p++)
+		if (*p != (unsigned char)c)
+			return (void *)p;
+	return NULL;
+}
+
 /* asm/sections.h */
-extern char _text[];
+extern char _text[], __per_cpu_start[];
 
 #define CONFIG_KALLMODSYMS 1
 

@@ -152,28 +152,19 @@ struct kms_error *kms_emit_object(const char *path, const void *blob,
 
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return kms_error_fmt("libelf: %s", elf_errmsg(-1));
-	err = kms_note_wrap(blob, size, 0, &note, &note_size);
+	/*
+	 * --pad-to: the padding goes inside the descriptor, zero bytes after
+	 * the blob (FORMAT.md 2), so that the section holds one note record
+	 * and readelf -n shows no empty notes.
+	 */
+	if (pad_to && (pad_to % 4 || pad_to < 24 + ((size + 3) & ~(size_t)3)))
+		return kms_error_file(path,
+				      "the note needs %zu bytes, more than --pad-to %zu (or that is not a multiple of 4)",
+				      24 + ((size + 3) & ~(size_t)3), pad_to);
+	err = kms_note_wrap(blob, size, pad_to ? pad_to - 24 : 0, &note,
+			    &note_size);
 	if (err)
 		return err;
-	if (pad_to) {
-		void *padded;
-
-		if (pad_to < note_size || pad_to % 4) {
-			free(note);
-			return kms_error_file(path,
-					      "the note needs %zu bytes, more than --pad-to %zu (or that is not a multiple of 4)",
-					      note_size, pad_to);
-		}
-		padded = calloc(1, pad_to);
-		if (!padded) {
-			free(note);
-			return &kms_error_nomem;
-		}
-		memcpy(padded, note, note_size);
-		free(note);
-		note = padded;
-		note_size = pad_to;
-	}
 	err = open_temp(path, &tmp, &fd);
 	if (err) {
 		free(note);

@@ -58,6 +58,11 @@ kms_gen -q -f object --pad-to 1024 -o padded.o "$fx/vmlinux" || fail "--pad-to"
 testrun_compare sh -c "readelf -SW padded.o | grep -o '\.note\.kallmodsyms *NOTE.*'" <<'EOF'
 .note.kallmodsyms NOTE            0000000000000000 000040 000400 00   A  0   0  4
 EOF
+# The padding is inside the one note's descriptor (FORMAT.md 2): no empty
+# notes after it.
+testrun_compare sh -c "readelf -n padded.o | grep -cE 'note type|NT_'" <<'EOF'
+1
+EOF
 ld --no-warn-rwx-segments -T "$lds" -o padded -Map=padded.map "$fx/vmlinux.o" \
 	padded.o || fail "link with padded.o"
 kms list padded | grep -v '_notes$' > got-padded

@@ -169,13 +169,56 @@ const struct kms_symbol *inspector_symbol_at(struct inspector *in,
 	return sym;
 }
 
+/* The per-CPU class's base, looked up once: false if there is none. */
+static bool percpu_base(struct inspector *in, uint64_t *ret)
+{
+	size_t i;
+
+	if (!in->percpu_tried) {
+		in->percpu_tried = true;
+		for (i = 0; i < in->syms->nr; i++)
+			if (!strcmp(in->syms->syms[i].name, "__per_cpu_start")) {
+				in->percpu_start = in->syms->syms[i].address;
+				in->percpu_known = true;
+				break;
+			}
+	}
+	*ret = in->percpu_start;
+	return in->percpu_known;
+}
+
+/*
+ * FORMAT.md 4: per-CPU data first, whatever the type letter (absolute
+ * under --absolute-percpu); no other absolute symbol; the executable
+ * classes for text symbols only, the others for any symbol.
+ */
 uint32_t inspector_object(struct inspector *in, const struct kms_symbol *sym,
 			  uint32_t *cursor)
 {
-	if (!kms_is_text_type(sym->type))
+	const struct kms_tables *t = in->tables;
+	uint64_t pcpu, off;
+	uint32_t section, r, cls;
+
+	if (percpu_base(in, &pcpu) && sym->address >= pcpu &&
+	    (off = sym->address - pcpu) <= UINT32_MAX) {
+		r = kms_tables_find(t, KMS_BASE_PERCPU, off, NULL);
+		if (r != KMS_NONE)
+			return kms_range_object(t, r);
+	}
+	if (sym->type == 'A' || sym->type == 'a')
 		return KMS_NONE;
-	return kms_address_object(in->tables, in->syms->text_address,
-				  sym->address, cursor);
+	if (kms_is_text_type(sym->type))
+		return kms_address_object(t, in->syms->text_address,
+					  sym->address, cursor);
+	off = sym->address - in->syms->text_address;
+	if (sym->address < in->syms->text_address || off > UINT32_MAX)
+		return KMS_NONE;
+	r = kms_tables_find(t, KMS_BASE_TEXT, off, &section);
+	if (r == KMS_NONE)
+		return KMS_NONE;
+	cls = t->sections[section].cls;
+	return cls == KMS_CLASS_TEXT || cls == KMS_CLASS_INIT_TEXT ?
+		KMS_NONE : kms_range_object(t, r);
 }
 
 void inspector_json_attribution(struct inspector *in, uint32_t obj)

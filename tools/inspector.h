@@ -47,6 +47,9 @@ struct inspector {
 	Dwfl *dwfl;			/* NULL until asked, or without DWARF */
 	Dwfl_Module *dwarf;
 	bool dwarf_tried;
+	/* __per_cpu_start, the per-CPU class's base (FORMAT.md 3.1) */
+	uint64_t percpu_start;
+	bool percpu_known, percpu_tried;
 	struct json json;
 };
 

@@ -33,6 +33,10 @@ struct image_builder {
 
 	uint32_t *range_start, *range_object;
 	size_t nr_ranges;
+
+	struct kms_encode_section *sections;	/* up to one a piece */
+	size_t nr_sections;
+	size_t section_first;		/* the open section's first range */
 };
 
 static struct kms_error *add_string(struct image_builder *b, const char *s,
@@ -139,15 +143,20 @@ static struct kms_error *attribute(struct image_builder *b,
 	return NULL;
 }
 
+/* A range at @start of the open section; equal neighbours merge. */
 static void push_range(struct image_builder *b, uint32_t start,
 		       uint32_t object)
 {
-	if (b->nr_ranges && b->range_object[b->nr_ranges - 1] == object)
+	size_t first = b->section_first;
+
+	if (b->nr_ranges > first &&
+	    b->range_object[b->nr_ranges - 1] == object)
 		return;
-	if (b->nr_ranges && b->range_start[b->nr_ranges - 1] == start) {
+	if (b->nr_ranges > first && b->range_start[b->nr_ranges - 1] == start) {
 		/* An empty range: the new one replaces it. */
 		b->nr_ranges--;
-		if (b->nr_ranges && b->range_object[b->nr_ranges - 1] == object)
+		if (b->nr_ranges > first &&
+		    b->range_object[b->nr_ranges - 1] == object)
 			return;
 	}
 	b->range_start[b->nr_ranges] = start;
@@ -168,65 +177,182 @@ static void release_builder(struct image_builder *b)
 	free(b->object_name);
 	free(b->range_start);
 	free(b->range_object);
+	free(b->sections);
 }
 
 /*
- * Ranges start where pieces start.  Padding between two pieces of one
- * attribution and section goes with them; any other gap belongs to no
- * object, so that a linker-script label at the end of an object's text
+ * The marker symbols that bound the section classes (FORMAT.md 3.1), in
+ * pairs: start, end.
+ */
+enum {
+	M_PERCPU, M_TEXT = 2, M_INIT = 4, M_INITTEXT = 6, M_RO_AFTER_INIT = 8,
+	M_RODATA = 10, M_DATA = 12, M_BSS = 14, NR_MARKERS = 16
+};
+
+static const char *const marker_names[NR_MARKERS] = {
+	"__per_cpu_start", "__per_cpu_end", "_text", "_etext",
+	"__init_begin", "__init_end", "_sinittext", "_einittext",
+	"__start_ro_after_init", "__end_ro_after_init",
+	"__start_rodata", "__end_rodata", "_sdata", "_edata",
+	"__bss_start", "__bss_stop",
+};
+
+struct markers {
+	uint64_t addr[NR_MARKERS];
+	bool have[NR_MARKERS];
+};
+
+static void find_markers(const struct kms_symbols *syms, struct markers *m)
+{
+	size_t i;
+	int k;
+
+	memset(m, 0, sizeof(*m));
+	for (i = 0; i < syms->nr; i++)
+		for (k = 0; k < NR_MARKERS; k++)
+			if (!m->have[k] && !strcmp(syms->syms[i].name,
+						    marker_names[k])) {
+				m->addr[k] = syms->syms[i].address;
+				m->have[k] = true;
+			}
+}
+
+/* @addr lies in the interval of markers @k and @k + 1. */
+static bool in_markers(const struct markers *m, int k, uint64_t addr)
+{
+	return m->have[k] && m->have[k + 1] && m->addr[k] <= addr &&
+	       addr < m->addr[k + 1];
+}
+
+/* The class of piece @p (FORMAT.md 3.1, in its order); text only without
+ * --all-classes. */
+static uint32_t piece_class(const struct gen *g, const struct markers *m,
+			    const struct piece *p)
+{
+	const struct text_section *s = &g->sections[p->section];
+	bool exec = s->flags & SHF_EXECINSTR;
+
+	if (!g->opts->all_classes)
+		return KMS_CLASS_TEXT;
+	if (in_markers(m, M_PERCPU, p->start))
+		return KMS_CLASS_PERCPU;
+	if (in_markers(m, M_TEXT, p->start))
+		return KMS_CLASS_TEXT;
+	if (in_markers(m, M_INITTEXT, p->start) ||
+	    (exec && in_markers(m, M_INIT, p->start)))
+		return KMS_CLASS_INIT_TEXT;
+	if (in_markers(m, M_INIT, p->start))
+		return KMS_CLASS_INIT_DATA;
+	if (in_markers(m, M_RO_AFTER_INIT, p->start))
+		return KMS_CLASS_RO_AFTER_INIT;
+	if (in_markers(m, M_RODATA, p->start))
+		return KMS_CLASS_RODATA;
+	if (in_markers(m, M_DATA, p->start))
+		return KMS_CLASS_DATA;
+	if (in_markers(m, M_BSS, p->start) || s->nobits)
+		return KMS_CLASS_BSS;
+	if (exec)
+		return KMS_CLASS_TEXT;
+	return s->flags & SHF_WRITE ? KMS_CLASS_DATA : KMS_CLASS_RODATA;
+}
+
+/*
+ * Close the open section at @end (an address): its leading gap is
+ * dropped, and a trailing one ends it where it starts; a section left
+ * without ranges is no section.
+ */
+static void close_section(struct image_builder *b, uint32_t cls,
+			  uint64_t base, uint64_t end)
+{
+	size_t first = b->section_first;
+	uint32_t end_off = end - base;
+
+	if (b->nr_ranges > first && b->range_object[first] == KMS_NONE) {
+		memmove(b->range_start + first, b->range_start + first + 1,
+			(b->nr_ranges - first - 1) * sizeof(*b->range_start));
+		memmove(b->range_object + first, b->range_object + first + 1,
+			(b->nr_ranges - first - 1) * sizeof(*b->range_object));
+		b->nr_ranges--;
+	}
+	if (b->nr_ranges > first &&
+	    b->range_object[b->nr_ranges - 1] == KMS_NONE) {
+		end_off = b->range_start[b->nr_ranges - 1];
+		b->nr_ranges--;
+	}
+	if (b->nr_ranges > first)
+		b->sections[b->nr_sections++] = (struct kms_encode_section){
+			cls, b->nr_ranges - first, end_off };
+	b->section_first = b->nr_ranges;
+}
+
+/* Where the pieces of a section, and the section, may lie from @base. */
+static struct kms_error *check_offset(const struct gen *g, uint64_t base,
+				      const struct piece *p, uint32_t cls)
+{
+	if (p->start >= base && p->end - base <= UINT32_MAX)
+		return NULL;
+	return kms_error_file(g->opts->vmlinux,
+			      "%s at %#llx-%#llx is not within 4 GiB above its class's base %#llx",
+			      kms_class_name(cls),
+			      (unsigned long long)p->start,
+			      (unsigned long long)p->end,
+			      (unsigned long long)base);
+}
+
+/*
+ * Ranges start where pieces start, in sections of one class each
+ * (FORMAT.md 3.2).  Padding between two pieces of one attribution and
+ * output section goes with them; any other gap belongs to no object, so
+ * that a linker-script label at the end of an object's text
  * (__cpuidle_text_end) does not read as that object's.  Leading and
- * trailing core code need no range.  *@ret_text_size: where the last
- * range ends, above @text (_text).
+ * trailing gaps of a section need no range.
  */
 static struct kms_error *add_ranges(struct gen *g, struct image_builder *b,
-				    uint64_t text, uint32_t *ret_text_size)
+				    const struct kms_symbols *syms)
 {
+	uint32_t cls = KMS_NONE;
+	uint64_t base = 0, prev_end = 0;
 	struct kms_error *err;
-	uint64_t prev_end = 0;
+	struct markers m;
 	size_t i;
 
+	find_markers(syms, &m);
 	for (i = 0; i < g->nr_pieces; i++) {
 		const struct piece *p = &g->pieces[i];
 		struct object *obj = &g->objects[p->object];
+		uint32_t c = piece_class(g, &m, p);
 
 		err = attribute(b, obj);
 		if (err)
 			return err;
-		if (i && p->start > prev_end &&
-		    (p->section != g->pieces[i - 1].section ||
-		     obj->attribution != g->objects[g->pieces[i - 1].object].attribution))
-			push_range(b, prev_end - text, KMS_NONE);
-		push_range(b, p->start - text, obj->attribution);
+		if (c != cls) {
+			if (cls != KMS_NONE)
+				close_section(b, cls, base, prev_end);
+			cls = c;
+			base = c == KMS_CLASS_PERCPU ? m.addr[M_PERCPU] :
+				syms->text_address;
+		} else if (p->start > prev_end &&
+			   (p->section != g->pieces[i - 1].section ||
+			    obj->attribution != g->objects[g->pieces[i - 1].object].attribution)) {
+			push_range(b, prev_end - base, KMS_NONE);
+		}
+		err = check_offset(g, base, p, c);
+		if (err)
+			return err;
+		push_range(b, p->start - base, obj->attribution);
 		prev_end = p->end;
 	}
-	if (b->nr_ranges && b->range_object[0] == KMS_NONE) {
-		memmove(b->range_start, b->range_start + 1,
-			(b->nr_ranges - 1) * sizeof(*b->range_start));
-		memmove(b->range_object, b->range_object + 1,
-			(b->nr_ranges - 1) * sizeof(*b->range_object));
-		b->nr_ranges--;
-	}
-	*ret_text_size = prev_end - text;
-	if (b->nr_ranges && b->range_object[b->nr_ranges - 1] == KMS_NONE) {
-		*ret_text_size = b->range_start[b->nr_ranges - 1];
-		b->nr_ranges--;
-	}
-	if (!b->nr_ranges)
-		*ret_text_size = 0;
+	if (cls != KMS_NONE)
+		close_section(b, cls, base, prev_end);
 	return NULL;
 }
 
 static struct kms_error *encode(struct gen *g, struct image_builder *b,
-				uint32_t text_size, void **ret_blob,
-				size_t *ret_size)
+				void **ret_blob, size_t *ret_size)
 {
-	/* Text only for now: one section of class text, if any ranges. */
-	struct kms_encode_section text = {
-		KMS_CLASS_TEXT, b->nr_ranges, text_size
-	};
 	struct kms_encode_input in = {
-		.nr_sections = b->nr_ranges ? 1 : 0,
-		.sections = &text,
+		.nr_sections = b->nr_sections,
+		.sections = b->sections,
 		.nr_ranges = b->nr_ranges,
 		.range_start = b->range_start,
 		.range_object = b->range_object,
@@ -258,33 +384,24 @@ struct kms_error *gen_build_image(struct gen *g, void **ret_blob,
 	struct image_builder b = { 0 };
 	const struct kms_symbols *syms;
 	struct kms_error *err;
-	uint32_t text_size;
-	uint64_t text;
 	size_t i;
 
 	err = gen_symtab(g, &syms);
 	if (err)
 		return err;
-	text = syms->text_address;
-	if (g->pieces[0].start < text ||
-	    g->pieces[g->nr_pieces - 1].end - text > UINT32_MAX)
-		return kms_error_file(g->opts->vmlinux,
-				      "text from %#llx to %#llx is not within 4 GiB above _text at %#llx",
-				      (unsigned long long)g->pieces[0].start,
-				      (unsigned long long)g->pieces[g->nr_pieces - 1].end,
-				      (unsigned long long)text);
-
 	b.modlist_word = malloc((g->modlists.nr + 1) * sizeof(*b.modlist_word));
 	b.range_start = malloc(2 * g->nr_pieces * sizeof(*b.range_start));
 	b.range_object = malloc(2 * g->nr_pieces * sizeof(*b.range_object));
-	if (!b.modlist_word || !b.range_start || !b.range_object) {
+	b.sections = malloc(g->nr_pieces * sizeof(*b.sections));
+	if (!b.modlist_word || !b.range_start || !b.range_object ||
+	    !b.sections) {
 		err = &kms_error_nomem;
 		goto out;
 	}
 	memset(b.modlist_word, 0xff, (g->modlists.nr + 1) * sizeof(*b.modlist_word));
 	for (i = 0; i < g->object_paths.nr; i++)
 		g->objects[i].attribution = KMS_NONE - 1;
-	err = add_ranges(g, &b, text, &text_size);
+	err = add_ranges(g, &b, syms);
 	if (err)
 		goto out;
 	if (!b.strtab_size) {
@@ -296,7 +413,7 @@ struct kms_error *gen_build_image(struct gen *g, void **ret_blob,
 		}
 		b.strtab_size = 1;
 	}
-	err = encode(g, &b, text_size, ret_blob, ret_size);
+	err = encode(g, &b, ret_blob, ret_size);
 out:
 	release_builder(&b);
 	return err;

@@ -62,6 +62,9 @@ static void usage(FILE *f)
 		"                        (kconfig's answer is kept for the next run\n"
 		"                        in DIR/.tmp_kallmodsyms_bools)\n"
 		"      --no-modularity   modules.builtin's word (the default)\n"
+		"      --all-classes     every section kallsyms lists symbols in\n"
+		"                        (data, rodata, bss, init, per-CPU), not\n"
+		"                        text alone (format version 2's classes)\n"
 		"      --pad-to SIZE     object: make the note section SIZE bytes\n"
 		"      --verify          write nothing; check that the note linked into\n"
 		"                        VMLINUX holds exactly the tables VMLINUX and its\n"
@@ -112,6 +115,7 @@ static const struct option longopts[] = {
 	{ "srctree", required_argument, NULL, 'S' },
 	{ "modularity", no_argument, NULL, 'U' },
 	{ "no-modularity", no_argument, NULL, 'N' },
+	{ "all-classes", no_argument, NULL, 'A' },
 	{ "dwarf", no_argument, NULL, 'D' },
 	{ "modinfo", required_argument, NULL, 'I' },
 	{ "ranges", required_argument, NULL, 'R' },
@@ -152,6 +156,7 @@ static int parse_options(int argc, char **argv, struct cli *cli)
 		case 'S': opts->srctree = optarg; break;
 		case 'U': opts->modularity = true; break;
 		case 'N': opts->modularity = false; break;
+		case 'A': opts->all_classes = true; break;
 		case 'D': opts->dwarf = true; break;
 		case 'I': opts->modinfo = optarg; break;
 		case 'R': opts->ranges = optarg; break;
@@ -190,6 +195,10 @@ static int check_options(struct cli *cli)
 
 	if (opts->dwarf && !opts->builtin && !opts->modinfo && !opts->ranges) {
 		fprintf(stderr, PROG ": --dwarf needs -B modules.builtin, --modinfo or --ranges\n");
+		return 2;
+	}
+	if (opts->dwarf && opts->all_classes) {
+		fprintf(stderr, PROG ": --all-classes does not go with --dwarf (compile units give text only)\n");
 		return 2;
 	}
 	if (!opts->dwarf && (opts->modinfo || opts->ranges)) {

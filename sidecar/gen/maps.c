@@ -25,6 +25,17 @@ static uint32_t text_section_index(const struct gen *g, const char *name)
 	return KMS_NONE;
 }
 
+/*
+ * Merged constants and strings (.rodata.str1.1, .rodata.cst16): the
+ * linker folds equal ones across objects, so their map sizes need not add
+ * up, and they hold no named symbols; nobody's bytes.
+ */
+static bool is_merged(const char *input_section)
+{
+	return !strncmp(input_section, ".rodata.str", 11) ||
+	       !strncmp(input_section, ".rodata.cst", 11);
+}
+
 static int is_vmlinux_o(const char *file)
 {
 	const char *base = strrchr(file, '/');
@@ -114,6 +125,13 @@ static struct kms_error *add_o_map_pieces(struct gen *g, struct o_map *om,
 	size_t j;
 
 	id = kms_strmap_find(&om->idx.names, p->input_section);
+	/*
+	 * Data sections objtool adds to vmlinux.o after its link
+	 * (.static_call_sites, .retpoline_sites) are in no map: no object's.
+	 */
+	if (id == UINT32_MAX && g->opts->all_classes &&
+	    !(g->sections[section].flags & SHF_EXECINSTR))
+		return NULL;
 	if (id == UINT32_MAX)
 		return kms_error_file(om->path,
 				      "no output section %s, which %s places at %#llx: are the maps from one build?",
@@ -124,6 +142,8 @@ static struct kms_error *add_o_map_pieces(struct gen *g, struct o_map *om,
 		const struct kms_map_piece *q = &om->map->pieces[j];
 		uint64_t off = q->address - q->output_address;
 
+		if (is_merged(q->input_section))
+			continue;
 		if (q->address < q->output_address || off > p->size ||
 		    q->size > p->size - off)
 			return kms_error_file(om->path,
@@ -152,7 +172,8 @@ static struct kms_error *add_map_piece(struct gen *g, struct o_map *om,
 	uint32_t section = text_section_index(g, p->output_section);
 	struct kms_error *err;
 
-	if (section == KMS_NONE)
+	if (section == KMS_NONE ||
+	    (is_merged(p->input_section) && !is_vmlinux_o(p->file)))
 		return NULL;
 	if (gen_is_lto_output(p->file))
 		return gen_add_lto_piece(g, section, p->address, p->size);

@@ -207,7 +207,9 @@ struct kms_error *gen_name_objects(struct gen *g)
 		const struct kms_symbol *s = &syms->syms[i];
 		const struct piece *p;
 
-		if (!kms_is_text_type(s->type))
+		/* Names among symbols of every class when they are described. */
+		if (g->opts->all_classes ? s->type == 'A' || s->type == 'a' :
+		    !kms_is_text_type(s->type))
 			continue;
 		p = find_piece(g, s->address);
 		refs[n].name = s->name;

@@ -15,6 +15,19 @@
 
 #include "state.h"
 
+/*
+ * Executable sections; with --all-classes every allocated one but notes
+ * (.notes holds the tables themselves, whose size changes between links).
+ */
+static bool wanted_section(const struct gen *g, const GElf_Shdr *shdr)
+{
+	if (!(shdr->sh_flags & SHF_ALLOC))
+		return false;
+	if (g->opts->all_classes)
+		return shdr->sh_type != SHT_NOTE;
+	return shdr->sh_flags & SHF_EXECINSTR;
+}
+
 struct kms_error *gen_find_text_sections(struct gen *g)
 {
 	struct kms_error *err;
@@ -25,9 +38,8 @@ struct kms_error *gen_find_text_sections(struct gen *g)
 		struct text_section *s;
 		GElf_Shdr shdr;
 
-		if (!gelf_getshdr(scn, &shdr) ||
-		    (shdr.sh_flags & (SHF_ALLOC | SHF_EXECINSTR)) !=
-			    (SHF_ALLOC | SHF_EXECINSTR) || !shdr.sh_size)
+		if (!gelf_getshdr(scn, &shdr) || !shdr.sh_size ||
+		    !wanted_section(g, &shdr))
 			continue;
 		err = KMS_RESERVE(g->sections, cap, g->nr_sections + 1);
 		if (err)
@@ -36,6 +48,8 @@ struct kms_error *gen_find_text_sections(struct gen *g)
 		s->name = kms_elf_section_name(g->elf, scn);
 		s->start = shdr.sh_addr;
 		s->end = shdr.sh_addr + shdr.sh_size;
+		s->flags = shdr.sh_flags;
+		s->nobits = shdr.sh_type == SHT_NOBITS;
 	}
 	if (!g->nr_sections)
 		return kms_error_file(g->opts->vmlinux, "no executable sections");

@@ -63,6 +63,8 @@ struct range_modules {
 struct text_section {
 	const char *name;
 	uint64_t start, end;
+	uint64_t flags;		/* SHF_* */
+	bool nobits;
 };
 
 struct gen {

@@ -82,6 +82,28 @@ assert_same "$tmp/list" "$tmp/list-symtab" "list -S symtab"
 testrun_error 1 "kallmodsyms: $fx/vmlinux: no symbol kallsyms_num_syms" \
 	kms list -S kallsyms -t "$tmp/fx.kms" "$fx/vmlinux"
 
+# Every class (--all-classes, FORMAT.md 3.1): the fixture's init text and
+# bss become sections of their own, and its one data symbol, in inode.o's
+# .bss, is annotated like inode.o's text; text symbols read as before.
+kms_gen -q --all-classes -f sidecar -o "$tmp/fx-all.kms" "$fx/vmlinux" ||
+	fail "--all-classes"
+kms dump -t "$tmp/fx-all.kms" "$fx/vmlinux" | sed -n 's/, [0-9a-f]*-[0-9a-f]* from /, from /p' > "$tmp/sections"
+testrun_compare cat "$tmp/sections" <<'EOF'
+section 0: class 0 text, from _text, 16 ranges (object):
+section 1: class 1 init-text, from _text, 1 ranges (object):
+section 2: class 6 bss, from _text, 1 ranges (object):
+EOF
+kms list -t "$tmp/fx-all.kms" "$fx/vmlinux" > "$tmp/list-all" ||
+	fail "list with every class"
+testrun_compare sh -c "cut -d' ' -f2- '$tmp/list-all' | grep -v '^[tTwW] '" <<'EOF'
+B ext9_count	[ext9] {inode.o}
+EOF
+grep -E ' [tTwW] ' "$tmp/list" > "$tmp/list-text"
+grep -E ' [tTwW] ' "$tmp/list-all" > "$tmp/list-all-text"
+assert_same "$tmp/list-text" "$tmp/list-all-text" "text symbols with every class"
+testrun_error 2 "kallmodsyms-gen: --all-classes does not go with --dwarf (compile units give text only)" \
+	kms_gen --all-classes --dwarf -B "$fx/modules.builtin" -f sidecar -o "$tmp/x.kms" "$fx/vmlinux"
+
 # Linked straight from the objects (no vmlinux.o): the same tables.
 fd=$(fixture direct)
 kms_gen -q -f sidecar -o "$tmp/fd.kms" "$fd/vmlinux" || fail "direct link"

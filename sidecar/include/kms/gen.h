@@ -53,6 +53,12 @@ struct kms_gen_options {
 	bool dwarf;
 	const char *modinfo;
 	const char *ranges;
+	/*
+	 * Every section class kallsyms lists symbols in (FORMAT.md 3.1), not
+	 * text alone: pieces of every allocated section of the link maps,
+	 * names among symbols of every type.  Not with dwarf.
+	 */
+	bool all_classes;
 	FILE *warnings;			/* NULL: no warnings */
 	FILE *explain;			/* NULL: no per-object report */
 	bool explain_ranges;		/* ...then every text range's object */

@@ -351,6 +351,23 @@ class Tables:
         i = bisect.bisect_right(self.starts, offset, first, first + n) - 1
         return self.range_objects[i]
 
+    def symbol_object(self, addr, type_, text, percpu_start=None):
+        """The object of a core-kernel symbol at @addr of type @type_, or
+        NONE (FORMAT.md 4): per-CPU data first, by its offset from
+        @percpu_start (None: unknown) whatever the type; no other absolute
+        symbol; executable classes for text types only."""
+        if percpu_start is not None and addr >= percpu_start:
+            obj = self.object_at(addr - percpu_start, BASE_PERCPU)
+            if obj != NONE:
+                return obj
+        if type_ in "Aa" or addr < text:
+            return NONE
+        k = self.section_at(addr - text)
+        if k is None or (self.sections[k][0] in (0, 1) and
+                         type_ not in "tTwW"):
+            return NONE
+        return self.object_at(addr - text)
+
     def annotation(self, obj):
         """ "[m1] [m2] {name}" for object @obj, "" for NONE (FORMAT.md 4)."""
         if obj == NONE:

@@ -9,10 +9,7 @@ from gdb.FrameDecorator import FrameDecorator
 
 from . import symspec
 from .blob import KmsError
-from .constants import NONE
 from .target import Kernel
-
-TEXT_TYPES = "tTwW"
 
 
 def _fail(command, err):
@@ -30,6 +27,14 @@ def _address(expr):
         value = value.address
     return int(value.cast(gdb.lookup_type("unsigned long"))) & \
         ((1 << (8 * gdb.lookup_type("unsigned long").sizeof)) - 1)
+
+
+def _percpu_start(symbols):
+    """__per_cpu_start, the per-CPU class's base, or None."""
+    for addr, name in zip(symbols.addresses, symbols.names):
+        if name == "__per_cpu_start":
+            return addr
+    return None
 
 
 def describe(kernel, tables, symbols, addr):
@@ -97,6 +102,7 @@ KASLR included.  Loadable modules' symbols are not listed."""
             tables, notice = kernel.tables()
             symbols = kernel.symbols()
             text = kernel.text()
+            percpu = _percpu_start(symbols)
         except KmsError as e:
             _fail(self._name(), e)
         _notice(self._name(), notice)
@@ -116,8 +122,7 @@ KASLR included.  Loadable modules' symbols are not listed."""
                     fnmatch.fnmatchcase(name, pattern) if is_glob
                     else name == pattern):
                 continue
-            obj = tables.object_at(addr - text) if type_ in TEXT_TYPES \
-                else NONE
+            obj = tables.symbol_object(addr, type_, text, percpu)
             if module is not None and module not in tables.modules(obj):
                 continue
             if objfile is not None and tables.objfile(obj) != objfile:

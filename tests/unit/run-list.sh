@@ -101,6 +101,23 @@ EOF
 grep -E ' [tTwW] ' "$tmp/list" > "$tmp/list-text"
 grep -E ' [tTwW] ' "$tmp/list-all" > "$tmp/list-all-text"
 assert_same "$tmp/list-text" "$tmp/list-all-text" "text symbols with every class"
+# The gdb helpers' rule (blob.py's Tables.symbol_object) annotates every
+# symbol as the inspector does.
+${KMS_PYTHON:-/usr/bin/python3} - "$top/gdb-scripts" "$tmp/fx-all.kms" "$tmp/list-all" > "$tmp/py-list" <<'PY' ||
+import sys
+sys.path.insert(0, sys.argv[1])
+from kallmodsyms_gdb import blob
+t = blob.Tables(blob.decode(blob.find_note(open(sys.argv[2], "rb").read())))
+syms = [line.rstrip("\n").split("\t")[0].split(" ", 2)
+        for line in open(sys.argv[3])]
+base = {name: int(a, 16) for a, _, name in syms}
+for a, type_, name in syms:
+    ann = t.annotation(t.symbol_object(int(a, 16), type_, base["_text"],
+                                       base.get("__per_cpu_start")))
+    print("%s %s %s%s" % (a, type_, name, "\t" + ann if ann else ""))
+PY
+	fail "blob.py on the listing"
+assert_same "$tmp/list-all" "$tmp/py-list" "blob.py's annotations"
 testrun_error 2 "kallmodsyms-gen: --all-classes does not go with --dwarf (compile units give text only)" \
 	kms_gen --all-classes --dwarf -B "$fx/modules.builtin" -f sidecar -o "$tmp/x.kms" "$fx/vmlinux"
 

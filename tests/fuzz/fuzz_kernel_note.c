@@ -71,8 +71,10 @@ static void show_ranges(struct seq_file *m)
 			u32 last = (i + 1 < first + n ? range_start(i + 1) : end) - 1;
 
 			m->len = 0;
-			kallmodsyms_seq_show(m, base + range_start(i), &cursor);
-			kallmodsyms_seq_show(m, base + last, NULL);
+			/* As a text symbol, then as a data symbol. */
+			kallmodsyms_seq_show(m, base + range_start(i), 't',
+					     &cursor);
+			kallmodsyms_seq_show(m, base + last, 'd', NULL);
 		}
 		first += n;
 	}

@@ -26,14 +26,18 @@ static uint32_t text_section_index(const struct gen *g, const char *name)
 }
 
 /*
- * Merged constants and strings (.rodata.str1.1, .rodata.cst16): the
- * linker folds equal ones across objects, so their map sizes need not add
- * up, and they hold no named symbols; nobody's bytes.
+ * Merged constants and strings (.rodata.str1.1, .rodata.cst16, and up to
+ * Linux 6.4 __ksymtab_strings, which every exporting object wrote as an
+ * "aMS" section until commit ddb5cdbafaaa ("kbuild: generate KSYMTAB
+ * entries by modpost") moved them all into .vmlinux.export.o): the linker
+ * folds equal ones across objects, so their map sizes need not add up,
+ * and they hold no named symbols; nobody's bytes.
  */
 static bool is_merged(const char *input_section)
 {
 	return !strncmp(input_section, ".rodata.str", 11) ||
-	       !strncmp(input_section, ".rodata.cst", 11);
+	       !strncmp(input_section, ".rodata.cst", 11) ||
+	       !strcmp(input_section, "__ksymtab_strings");
 }
 
 static int is_vmlinux_o(const char *file)

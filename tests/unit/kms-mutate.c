@@ -97,8 +97,16 @@ int main(int argc, char **argv)
 	err = kms_note_find(file, file_size, argv[1], &desc, &desc_size);
 	if (err || !desc)
 		die("input is not a kallmodsyms note");
-	blob_size = desc_size;
+	/* The header and payload; the input's padding (--pad-to) is dropped. */
+	if (desc_size < KMS_HEADER_SIZE ||
+	    kms_get_le32((const unsigned char *)desc + KMS_HDR_PAYLOAD_SIZE) >
+	    desc_size - KMS_HEADER_SIZE)
+		die("input has a bad header");
+	blob_size = KMS_HEADER_SIZE +
+		    kms_get_le32((const unsigned char *)desc + KMS_HDR_PAYLOAD_SIZE);
 	blob = malloc(blob_size);
+	if (!blob)
+		die("out of memory");
 	memcpy(blob, desc, blob_size);
 
 	img_size = kms_get_le32(blob + KMS_HDR_IMAGE_SIZE);

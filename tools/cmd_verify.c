@@ -4,7 +4,7 @@
  * range lies inside one of the image's executable sections (code such as
  * .altinstr_replacement holds no symbols, so that is not asked).  With the
  * build's maps (--build-dir or --map): the tables are regenerated from them
- * and every text symbol's annotation compared; then, in a configured
+ * and every symbol's annotation compared; then, in a configured
  * tree, regenerated once more with the modularity analysis, to name the
  * built-in "modules" that can never be modules (modules.builtin lists them
  * because their code says MODULE_LICENSE()).  Exit 0 when all agree; the
@@ -101,6 +101,7 @@ static struct kms_error *regenerate(struct inspector *in,
 	gen.o_map = o->o_map;
 	gen.builtin = o->builtin;
 	gen.modularity = modularity;
+	gen.all_classes = kms_tables_all_classes(in->tables);
 	if (!dir || !gen.map)
 		return &kms_error_nomem;
 	err = kms_generate(&gen, &blob, &size, NULL);
@@ -112,15 +113,14 @@ static struct kms_error *regenerate(struct inspector *in,
 }
 
 /*
- * Compare every text symbol's annotation in the tables and in @fresh; the
- * first disagreements are printed (after @bad earlier ones).  Returns the
- * disagreements, @bad included.
+ * Compare every symbol's annotation in the tables and in @fresh (those of
+ * the classes the tables describe); the first disagreements are printed
+ * (after @bad earlier ones).  Returns the disagreements, @bad included.
  */
 static size_t compare(struct inspector *in, const struct kms_tables *fresh,
 		      size_t bad, size_t *compared)
 {
 	uint32_t c1 = KMS_NONE, c2 = KMS_NONE;
-	uint64_t text = in->syms->text_address;
 	char pa[4096], pb[4096];
 	size_t i;
 
@@ -128,11 +128,9 @@ static size_t compare(struct inspector *in, const struct kms_tables *fresh,
 		const struct kms_symbol *sym = &in->syms->syms[i];
 		uint32_t a, b;
 
-		if (!kms_is_text_type(sym->type))
-			continue;
 		++*compared;
-		a = kms_address_object(in->tables, text, sym->address, &c1);
-		b = kms_address_object(fresh, text, sym->address, &c2);
+		a = inspector_object(in, sym, &c1);
+		b = inspector_object_in(in, fresh, sym, &c2);
 		/* Compare what they print, not table indices. */
 		kms_format_object(pa, sizeof(pa), in->tables, a, false);
 		kms_format_object(pb, sizeof(pb), fresh, b, false);
@@ -233,7 +231,7 @@ static int run(struct inspector *in, const void *settings, int argc,
 	if (bad > MAX_REPORTED)
 		printf("... %zu disagreements in all\n", bad);
 	if (!bad)
-		printf("agree: %u ranges%s%zu text symbols compared with the build\n",
+		printf("agree: %u ranges%s%zu symbols compared with the build\n",
 		       in->tables->nr_ranges, with_build ? ", " : "; ", compared);
 	if (with_build && !bad && !o->no_modularity) {
 		err = check_modularity(in, o, &not_modules);

@@ -192,10 +192,9 @@ static bool percpu_base(struct inspector *in, uint64_t *ret)
  * under --absolute-percpu); no other absolute symbol; the executable
  * classes for text symbols only, the others for any symbol.
  */
-uint32_t inspector_object(struct inspector *in, const struct kms_symbol *sym,
-			  uint32_t *cursor)
+uint32_t inspector_object_in(struct inspector *in, const struct kms_tables *t,
+			     const struct kms_symbol *sym, uint32_t *cursor)
 {
-	const struct kms_tables *t = in->tables;
 	uint64_t pcpu, off;
 	uint32_t section, r, cls;
 
@@ -219,6 +218,20 @@ uint32_t inspector_object(struct inspector *in, const struct kms_symbol *sym,
 	cls = t->sections[section].cls;
 	return cls == KMS_CLASS_TEXT || cls == KMS_CLASS_INIT_TEXT ?
 		KMS_NONE : kms_range_object(t, r);
+}
+
+uint32_t inspector_object(struct inspector *in, const struct kms_symbol *sym,
+			  uint32_t *cursor)
+{
+	return inspector_object_in(in, in->tables, sym, cursor);
+}
+
+bool kms_tables_all_classes(const struct kms_tables *t)
+{
+	for (uint32_t i = 0; i < t->nr_sections; i++)
+		if (t->sections[i].cls != KMS_CLASS_TEXT)
+			return true;
+	return false;
 }
 
 void inspector_json_attribution(struct inspector *in, uint32_t obj)

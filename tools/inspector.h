@@ -87,9 +87,18 @@ size_t inspector_symbols_named(struct inspector *in, const char *name,
 uint64_t inspector_symbol_size(struct inspector *in,
 			       const struct kms_symbol *sym);
 
-/* @sym's object entry (KMS_NONE: data, or plain core text). */
+/*
+ * @sym's object entry in the inspector's tables (KMS_NONE: no attribution,
+ * or plain core kernel), by FORMAT.md 4's rule; inspector_object_in() in
+ * other tables @t, of the same vmlinux.
+ */
 uint32_t inspector_object(struct inspector *in, const struct kms_symbol *sym,
 			  uint32_t *cursor);
+uint32_t inspector_object_in(struct inspector *in, const struct kms_tables *t,
+			     const struct kms_symbol *sym, uint32_t *cursor);
+
+/* Whether @t describes more than text (kallmodsyms-gen --all-classes). */
+bool kms_tables_all_classes(const struct kms_tables *t);
 
 /* "modules": [...], "objfile": ... of object entry @obj. */
 void inspector_json_attribution(struct inspector *in, uint32_t obj);

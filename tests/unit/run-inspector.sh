@@ -223,10 +223,10 @@ EOF
 # verify: the tables agree with the image, and with the build; tables
 # made from other inputs do not.
 testrun_compare kms verify -t fx.kms "$v" <<'EOF'
-agree: 18 ranges; 0 text symbols compared with the build
+agree: 18 ranges; 0 symbols compared with the build
 EOF
 testrun_compare kms verify -t fx.kms -b "$fx" "$v" <<'EOF'
-agree: 18 ranges, 34 text symbols compared with the build
+agree: 18 ranges, 35 symbols compared with the build
 EOF
 grep -v liquid_vf "$fx/modules.builtin" > other.builtin
 kms verify -t fx.kms -b "$fx" --builtin other.builtin "$v" > out

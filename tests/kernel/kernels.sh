@@ -95,6 +95,13 @@ need_kernel() {
 	# shellcheck disable=SC2034 # for the tests that run make
 	mapfile -t kmake_vars < <(sed -n 's/^#make[[:space:]]\+//p' \
 		"$kbuild/../fragment.config")
+	# The section classes kbuild (patch 0001) asks the generator for:
+	# every class with CONFIG_KALLSYMS_ALL, text alone without.
+	# ${kclasses[@]} goes on every generation the linked note is held to.
+	kclasses=()
+	if grep -q '^CONFIG_KALLSYMS_ALL=y' "$kbuild/.config"; then
+		kclasses=(--all-classes)
+	fi
 }
 
 # as_built: expected lines of a listing (stdin) as this build has them;

@@ -156,7 +156,7 @@ if boot "$kbuild/arch/x86/boot/bzImage" initrd-kmemleak.gz kmemleak nokaslr kmem
 	fi
 	grep -q 'kmemleak: Kernel memory leak detector initialized' kmemleak/dmesg ||
 		fail "kmemleak did not start"
-	grep -cE '^(\[ *[0-9.]*\] )?kallmodsyms: [0-9]+ ranges' kmemleak/dmesg > kmemleak/ok
+	grep -cE '^(\[ *[0-9.]*\] )?kallmodsyms: [0-9]+ sections, [0-9]+ ranges' kmemleak/dmesg > kmemleak/ok
 	[ "$(cat kmemleak/ok)" = 1 ] || fail "small-dwarf: no kallmodsyms line"
 	if grep -E 'BUG|Oops|WARNING|Call Trace' kmemleak/dmesg; then
 		fail "the boot log of the kmemleak run has errors"

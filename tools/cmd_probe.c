@@ -176,6 +176,9 @@ static int run(struct inspector *in, const void *settings, int argc,
 	err = symspec_parse(argv[0], false, &spec);
 	if (!err)
 		err = symspec_resolve(in, &spec, 0, &inst);
+	if (!err && !kms_is_text_type(inst.sym->type))
+		err = kms_error_fmt("%s is data (type %c), not code: kprobes probe code only",
+				    inst.sym->name, inst.sym->type);
 	if (!err)
 		err = symspec_check_size(in, &spec, &inst, &size);
 	if (err) {

@@ -82,6 +82,9 @@ testrun_error 1 "kallmodsyms: zeroes: _text reads as 0: the copy was made withou
 	kms probe -t fx.kms --kallmodsyms zeroes "$v" 'event_show,3'
 testrun_error 1 'kallmodsyms: "event_show+0x100 [mod_a]": offset past the end of the symbol' \
 	probe 'event_show+0x100 [mod_a]'
+# kprobes probe code: a variable is refused by name, whatever the tables.
+testrun_error 1 'kallmodsyms: "ext9_count": ext9_count is data (type B), not code: kprobes probe code only' \
+	probe ext9_count
 testrun_error 2 'kallmodsyms: --name "a b": an event name is [GROUP/]NAME of letters, digits and _' \
 	probe --name 'a b' 'event_show,1'
 testrun_error 2 'kallmodsyms: probe does not take some of these options; see kallmodsyms --help' \

@@ -67,10 +67,14 @@ static int lookup_one(struct inspector *in, uint64_t kaslr, const char *where,
 	if (spec.is_address) {
 		uint32_t cursor = KMS_NONE;
 
-		addr = spec.offset - kaslr;
-		if (spec.offset < kaslr) {
-			report(in, where, input, "below the KASLR offset");
-			goto out;
+		/* Absolute per-CPU offsets are where KASLR left them. */
+		addr = spec.offset;
+		if (!inspector_absolute_percpu(in, addr)) {
+			if (addr < kaslr) {
+				report(in, where, input, "below the KASLR offset");
+				goto out;
+			}
+			addr -= kaslr;
 		}
 		inst.sym = inspector_symbol_at(in, addr, &size);
 		if (!inst.sym) {

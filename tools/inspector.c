@@ -169,22 +169,43 @@ const struct kms_symbol *inspector_symbol_at(struct inspector *in,
 	return sym;
 }
 
-/* The per-CPU class's base, looked up once: false if there is none. */
+/*
+ * The per-CPU class's base, and the end of the template, looked up once:
+ * false if there is no base.
+ */
 static bool percpu_base(struct inspector *in, uint64_t *ret)
 {
+	bool have_end = false;
 	size_t i;
 
 	if (!in->percpu_tried) {
 		in->percpu_tried = true;
-		for (i = 0; i < in->syms->nr; i++)
-			if (!strcmp(in->syms->syms[i].name, "__per_cpu_start")) {
-				in->percpu_start = in->syms->syms[i].address;
+		for (i = 0; i < in->syms->nr; i++) {
+			const struct kms_symbol *sym = &in->syms->syms[i];
+
+			if (!in->percpu_known &&
+			    !strcmp(sym->name, "__per_cpu_start")) {
+				in->percpu_start = sym->address;
 				in->percpu_known = true;
-				break;
+			} else if (!have_end &&
+				   !strcmp(sym->name, "__per_cpu_end")) {
+				in->percpu_end = sym->address;
+				have_end = true;
 			}
+		}
+		if (!have_end)
+			in->percpu_end = in->percpu_start;
 	}
 	*ret = in->percpu_start;
 	return in->percpu_known;
+}
+
+bool inspector_absolute_percpu(struct inspector *in, uint64_t addr)
+{
+	uint64_t start;
+
+	return percpu_base(in, &start) && start < in->syms->text_address &&
+	       start <= addr && addr < in->percpu_end;
 }
 
 /*

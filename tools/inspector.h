@@ -48,7 +48,7 @@ struct inspector {
 	Dwfl_Module *dwarf;
 	bool dwarf_tried;
 	/* __per_cpu_start, the per-CPU class's base (FORMAT.md 3.1) */
-	uint64_t percpu_start;
+	uint64_t percpu_start, percpu_end;	/* the per-CPU template */
 	bool percpu_known, percpu_tried;
 	struct json json;
 };
@@ -96,6 +96,13 @@ uint32_t inspector_object(struct inspector *in, const struct kms_symbol *sym,
 			  uint32_t *cursor);
 uint32_t inspector_object_in(struct inspector *in, const struct kms_tables *t,
 			     const struct kms_symbol *sym, uint32_t *cursor);
+
+/*
+ * Whether @addr is a per-CPU offset as kallsyms lists it under
+ * CONFIG_KALLSYMS_ABSOLUTE_PERCPU (x86-64 SMP): inside [__per_cpu_start,
+ * __per_cpu_end), linked below _text.  KASLR does not move those.
+ */
+bool inspector_absolute_percpu(struct inspector *in, uint64_t addr);
 
 /* Whether @t describes more than text (kallmodsyms-gen --all-classes). */
 bool kms_tables_all_classes(const struct kms_tables *t);

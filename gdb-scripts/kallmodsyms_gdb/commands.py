@@ -45,7 +45,8 @@ def describe(kernel, tables, symbols, addr):
     index, size = found
     start = symbols.addresses[index]
     text = "%s+%#x/%#x" % (symbols.names[index], addr - start, size)
-    obj = tables.object_at(addr - kernel.text())
+    obj = tables.symbol_object(addr, symbols.types[index], kernel.text(),
+                               _percpu_start(symbols))
     annotation = tables.annotation(obj)
     return text + " " + annotation if annotation else text
 

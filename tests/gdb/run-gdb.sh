@@ -128,6 +128,13 @@ split_sections live
 grep -P ' kms_sample_show(\t|$)' live/kallmodsyms | cut -d' ' -f1 > shows
 two=$(grep -P ' kms_sample_show\t\[kms_sample_c\] \{two/util.o\}$' live/kallmodsyms | cut -d' ' -f1)
 [ "$(wc -l < shows)" = 8 ] && [ -n "$two" ] || fail "the guest's listing lacks the samples"
+# Data of built-in modules, where the kernel lists it (KALLSYMS_ALL): the
+# first per-CPU variable (an absolute offset from __per_cpu_start) and
+# the first variable, 4 bytes in.
+percpu=$(awk '$2 == "A" && /\[/ { print $1; exit }' live/kallmodsyms)
+var=$(awk '$2 ~ /^[dDbB]$/ && /\[/ { print $1; exit }' live/kallmodsyms)
+data_addrs=
+[ -n "$percpu" ] && data_addrs="0x$percpu 0x$(printf %x $((0x$var + 4)))"
 
 run_gdb live "$vmlinux" \
 	"target remote 127.0.0.1:$port" \
@@ -135,6 +142,8 @@ run_gdb live "$vmlinux" \
 	'capture live-count lx-kallmodsyms -c' \
 	"capture live-lookups lx-kallmodsyms-lookup $(sed 's/^/0x/' shows | tr '\n' ' ')" \
 	'capture live-lookup-bad lx-kallmodsyms-lookup no_such_symbol' \
+	${data_addrs:+"capture live-data-lookups lx-kallmodsyms-lookup $data_addrs"} \
+	${data_addrs:+"capture live-data-modsym print \$lx_modsym(0x$percpu)"} \
 	"break *0x$two" \
 	"shell echo go > live/ctl.in" \
 	'continue' \
@@ -156,6 +165,19 @@ mapfile -t addrs < <(sed 's/^/0x/' shows)
 kms lookup -K live/kallmodsyms "$vmlinux" "${addrs[@]}" > lookups ||
 	fail "kallmodsyms lookup"
 assert_same lookups live-lookups "lx-kallmodsyms-lookup vs kallmodsyms lookup"
+if [ -n "$data_addrs" ]; then
+	# shellcheck disable=SC2086 # two addresses
+	kms lookup -K live/kallmodsyms "$vmlinux" $data_addrs > data-lookups ||
+		fail "kallmodsyms lookup (data)"
+	assert_same data-lookups live-data-lookups "lx-kallmodsyms-lookup vs kallmodsyms lookup (data)"
+	grep -q '^[^ ]*+0x4/0x[0-9a-f]* \[' data-lookups ||
+		fail "a variable of a built-in module: $(cat data-lookups)"
+	sed 's/^\$[0-9]* = //' live-data-modsym > live-data-modsym.value
+	head -n1 data-lookups | sed 's/^/"/; s/$/"/' |
+		testrun_compare cat live-data-modsym.value
+elif grep -q '^CONFIG_KALLSYMS_ALL=y' "$kbuild/.config"; then
+	fail "no data symbol of a built-in module in /proc/kallmodsyms"
+fi
 sed 's/+0x0\/0x[0-9a-f]*//' live-lookups > live-lookups.names
 check_file live-lookups.names <<'EOF'
 kms_sample_show [kms_sample_a]

@@ -53,32 +53,40 @@ static struct kms_error *module_names(const struct kms_tables *t,
 	return NULL;
 }
 
-/*
- * Range @r counts from _text (every class but per-CPU data, whose
- * addresses need __per_cpu_start: not listed yet).
- */
-static bool in_text_space(const struct kms_tables *t, uint32_t r)
+/* Range @r's addresses, false if its class's base is unknown. */
+static bool range_addresses(struct inspector *in, uint32_t r,
+			    uint64_t *start, uint64_t *end)
 {
-	return kms_class_base(kms_range_class(t, r)) == KMS_BASE_TEXT;
+	const struct kms_tables *t = in->tables;
+	uint64_t base;
+
+	if (!inspector_class_base(in, kms_range_class(t, r), &base))
+		return false;
+	*start = base + kms_range_start(t, r);
+	*end = base + kms_range_end(t, r);
+	return true;
 }
 
 static void print_range(struct inspector *in, uint32_t r)
 {
 	const struct kms_tables *t = in->tables;
-	uint64_t start = in->syms->text_address + kms_range_start(t, r);
-	uint64_t end = in->syms->text_address + kms_range_end(t, r);
+	const char *cls = kms_class_name(kms_range_class(t, r));
 	uint32_t obj = kms_range_object(t, r);
+	uint64_t start, end;
 
+	if (!range_addresses(in, r, &start, &end))
+		return;
 	if (in->opts->json) {
 		json_begin_object(&in->json, NULL);
 		json_hex(&in->json, "start", start);
 		json_hex(&in->json, "end", end);
+		json_string(&in->json, "class", cls);
 		inspector_json_attribution(in, obj);
 		json_end_object(&in->json);
 		return;
 	}
-	printf("\t%016llx-%016llx", (unsigned long long)start,
-	       (unsigned long long)end);
+	printf("\t%016llx-%016llx %s", (unsigned long long)start,
+	       (unsigned long long)end, cls);
 	kms_print_object(stdout, t, obj, " ");
 	putchar('\n');
 }
@@ -92,8 +100,7 @@ static void print_module(struct inspector *in, const char *name)
 	uint32_t r;
 
 	for (r = 0; r < t->nr_ranges; r++)
-		if (in_text_space(t, r) &&
-		    has_module(t, kms_range_object(t, r), name)) {
+		if (has_module(t, kms_range_object(t, r), name)) {
 			size += kms_range_end(t, r) - kms_range_start(t, r);
 			ranges++;
 		}
@@ -107,8 +114,7 @@ static void print_module(struct inspector *in, const char *name)
 		       (unsigned long long)size, ranges);
 	}
 	for (r = 0; r < t->nr_ranges; r++)
-		if (in_text_space(t, r) &&
-		    has_module(t, kms_range_object(t, r), name))
+		if (has_module(t, kms_range_object(t, r), name))
 			print_range(in, r);
 	if (in->opts->json) {
 		json_end_array(&in->json);

@@ -200,6 +200,14 @@ static bool percpu_base(struct inspector *in, uint64_t *ret)
 	return in->percpu_known;
 }
 
+bool inspector_class_base(struct inspector *in, uint32_t cls, uint64_t *ret)
+{
+	if (kms_class_base(cls) == KMS_BASE_PERCPU)
+		return percpu_base(in, ret);
+	*ret = in->syms->text_address;
+	return true;
+}
+
 bool inspector_absolute_percpu(struct inspector *in, uint64_t addr)
 {
 	uint64_t start;

@@ -104,6 +104,12 @@ uint32_t inspector_object_in(struct inspector *in, const struct kms_tables *t,
  */
 bool inspector_absolute_percpu(struct inspector *in, uint64_t addr);
 
+/*
+ * The address the offsets of class @cls count from (FORMAT.md 3.1): _text,
+ * or __per_cpu_start; false when the image has no such symbol.
+ */
+bool inspector_class_base(struct inspector *in, uint32_t cls, uint64_t *ret);
+
 /* Whether @t describes more than text (kallmodsyms-gen --all-classes). */
 bool kms_tables_all_classes(const struct kms_tables *t);
 

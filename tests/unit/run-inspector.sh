@@ -53,20 +53,35 @@ kms modules -t fx.kms "$v" | norm | sed -E 's/^\[([a-z0-9_]+)\] 0x[0-9a-f]+ byte
 	fail "modules"
 testrun_compare cat modules <<'EOF'
 [ext9] N bytes in 4 ranges
-	ADDR-ADDR [ext9] {inode.o}
-	ADDR-ADDR [ext9] {inode.o}
-	ADDR-ADDR [ext9] {super.o}
-	ADDR-ADDR [ext9] {inode.o}
+	ADDR-ADDR text [ext9] {inode.o}
+	ADDR-ADDR text [ext9] {inode.o}
+	ADDR-ADDR text [ext9] {super.o}
+	ADDR-ADDR text [ext9] {inode.o}
 [liquid] N bytes in 2 ranges
-	ADDR-ADDR [liquid] [liquid_vf]
-	ADDR-ADDR [liquid]
+	ADDR-ADDR text [liquid] [liquid_vf]
+	ADDR-ADDR text [liquid]
 [liquid_vf] N bytes in 2 ranges
-	ADDR-ADDR [liquid] [liquid_vf]
-	ADDR-ADDR [liquid_vf]
+	ADDR-ADDR text [liquid] [liquid_vf]
+	ADDR-ADDR text [liquid_vf]
 [mod_a] N bytes in 1 ranges
-	ADDR-ADDR [mod_a]
+	ADDR-ADDR text [mod_a]
 [mod_b] N bytes in 1 ranges
-	ADDR-ADDR [mod_b]
+	ADDR-ADDR text [mod_b]
+EOF
+
+# With every class, a module's variables too (ext9_count, in .bss), each
+# range with its class.
+kms_gen -q --all-classes -f sidecar -o all.kms "$v" || fail "generate --all-classes"
+kms modules -t all.kms "$v" | norm | sed -E 's/^\[([a-z0-9_]+)\] 0x[0-9a-f]+ bytes/[\1] N bytes/' |
+	sed -n '/^\[ext9\]/,/^\[liquid\]/{/^\[liquid\]/!p}' > modules-all ||
+	fail "modules (every class)"
+testrun_compare cat modules-all <<'EOF'
+[ext9] N bytes in 5 ranges
+	ADDR-ADDR text [ext9] {inode.o}
+	ADDR-ADDR text [ext9] {inode.o}
+	ADDR-ADDR text [ext9] {super.o}
+	ADDR-ADDR init-text [ext9] {inode.o}
+	ADDR-ADDR bss [ext9] {inode.o}
 EOF
 
 # Counts that do not depend on the compiler.

@@ -132,7 +132,7 @@ struct kms_error *gen_read_dwarf(struct gen *g)
 	struct kms_dwarf_units *u;
 	struct kms_error *err;
 
-	err = kms_dwarf_units_read(o->vmlinux, &u);
+	err = kms_dwarf_units_read(o->vmlinux, NULL, &u);
 	if (err)
 		return err;
 	g->reading_dwarf = true;

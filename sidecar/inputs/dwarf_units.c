@@ -8,6 +8,7 @@
 #include <elfutils/libdw.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,18 +76,18 @@ static char *object_of(const char *name, const char *comp_dir,
 	return ret;
 }
 
-static struct kms_error *push_range(struct kms_dwarf_units *u, size_t *cap,
-				    uint64_t start, uint64_t end,
-				    uint32_t unit)
+static struct kms_error *push_range(struct kms_dwarf_range **ranges,
+				    size_t *nr, size_t *cap, uint64_t start,
+				    uint64_t end, uint32_t unit)
 {
-	struct kms_error *err = KMS_RESERVE(u->ranges, *cap, u->nr_ranges + 1);
+	struct kms_error *err = KMS_RESERVE(*ranges, *cap, *nr + 1);
 
 	if (err)
 		return err;
-	u->ranges[u->nr_ranges].start = start;
-	u->ranges[u->nr_ranges].end = end;
-	u->ranges[u->nr_ranges].unit = unit;
-	u->nr_ranges++;
+	(*ranges)[*nr].start = start;
+	(*ranges)[*nr].end = end;
+	(*ranges)[*nr].unit = unit;
+	(*nr)++;
 	return NULL;
 }
 
@@ -151,7 +152,200 @@ struct units_reader {
 	struct kms_dwarf_units *u;
 	struct unit_name *names;	/* by unit */
 	size_t nr_names, names_cap, ranges_cap, keys_cap;
+	/* Variables: wanted, and the names the symbol table defines at 0 */
+	bool variables;
+	const char **at_zero;
+	size_t nr_at_zero, variables_cap;
 };
+
+/* Scopes nest no deeper than this in any sane DWARF. */
+#define MAX_SCOPE_DEPTH 256
+
+/* Arrays of arrays, typedefs of arrays: no deeper than this. */
+#define MAX_TYPE_DEPTH 32
+
+/*
+ * A bound: signed only in DW_FORM_sdata (libdw's dwarf_formsdata() would
+ * read DW_FORM_data1 255 as -1); false unless it is a constant.
+ */
+static bool bound_value(Dwarf_Attribute *attr, int64_t *ret)
+{
+	Dwarf_Sword sval;
+	Dwarf_Word uval;
+
+	if (attr && (dwarf_whatform(attr) == DW_FORM_sdata ||
+		     dwarf_whatform(attr) == DW_FORM_implicit_const)) {
+		if (dwarf_formsdata(attr, &sval))
+			return false;
+		*ret = sval;
+		return true;
+	}
+	if (dwarf_formudata(attr, &uval) || uval > INT64_MAX)
+		return false;
+	*ret = uval;
+	return true;
+}
+
+/* One subrange's count: DW_AT_count, or DW_AT_upper_bound + 1 - lower. */
+static bool subrange_count(Dwarf_Die *sub, uint64_t *ret)
+{
+	int64_t lower = 0, upper, count;
+	Dwarf_Attribute attr;
+
+	if (dwarf_attr(sub, DW_AT_count, &attr)) {
+		if (!bound_value(&attr, &count) || count < 0)
+			return false;
+		*ret = count;
+		return true;
+	}
+	if (!bound_value(dwarf_attr(sub, DW_AT_upper_bound, &attr), &upper) ||
+	    (dwarf_attr(sub, DW_AT_lower_bound, &attr) &&
+	     !bound_value(&attr, &lower)))
+		return false;
+	/* int a[0], or an empty initializer: upper bound -1 */
+	*ret = upper < lower ? 0 : (uint64_t)upper - (uint64_t)lower + 1;
+	return true;
+}
+
+/* An array's elements: the product of its subranges' counts. */
+static bool array_count(Dwarf_Die *array, uint64_t *ret)
+{
+	uint64_t n = 1, count;
+	bool any = false;
+	Dwarf_Die sub;
+	int r;
+
+	for (r = dwarf_child(array, &sub); r == 0;
+	     r = dwarf_siblingof(&sub, &sub)) {
+		if (dwarf_tag(&sub) != DW_TAG_subrange_type)
+			continue;
+		if (!subrange_count(&sub, &count) ||
+		    (count && n > UINT64_MAX / count))
+			return false;
+		n *= count;
+		any = true;
+	}
+	*ret = n;
+	return r >= 0 && any;
+}
+
+/*
+ * The bytes of type @die: its DW_AT_byte_size, through typedefs and
+ * qualifiers; an array's is its element's times its count.  False where
+ * DWARF does not say (incomplete types, flexible arrays).
+ */
+static bool type_size(Dwarf_Die *die, unsigned int depth, uint64_t *ret)
+{
+	uint64_t elem_size, count;
+	Dwarf_Attribute attr;
+	Dwarf_Die type, elem;
+	Dwarf_Word size;
+
+	if (depth > MAX_TYPE_DEPTH || dwarf_peel_type(die, &type))
+		return false;
+	if (dwarf_attr(&type, DW_AT_byte_size, &attr)) {
+		if (dwarf_formudata(&attr, &size))
+			return false;
+		*ret = size;
+		return true;
+	}
+	if (dwarf_tag(&type) != DW_TAG_array_type ||
+	    !dwarf_formref_die(dwarf_attr(&type, DW_AT_type, &attr), &elem) ||
+	    !type_size(&elem, depth + 1, &elem_size) ||
+	    !array_count(&type, &count) ||
+	    (count && elem_size > UINT64_MAX / count))
+		return false;
+	*ret = elem_size * count;
+	return true;
+}
+
+/* The bytes a variable takes; 1 where DWARF does not say. */
+static uint64_t variable_size(struct units_reader *ur, Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Die type;
+	uint64_t size;
+
+	if (dwarf_formref_die(dwarf_attr_integrate(die, DW_AT_type, &attr),
+			      &type) && type_size(&type, 0, &size))
+		return size;
+	ur->u->unsized_variables++;
+	return 1;
+}
+
+/* Whether the symbol table defines @die's name at address 0. */
+static bool defined_at_zero(const struct units_reader *ur, Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	const char *name = dwarf_formstring(dwarf_attr_integrate(die,
+								 DW_AT_name,
+								 &attr));
+	size_t i;
+
+	for (i = 0; name && i < ur->nr_at_zero; i++)
+		if (!strcmp(name, ur->at_zero[i]))
+			return true;
+	return false;
+}
+
+/* A variable's storage, when its location is one DW_OP_addr. */
+static struct kms_error *read_variable(struct units_reader *ur,
+				       Dwarf_Die *die, uint32_t unit)
+{
+	struct kms_dwarf_units *u = ur->u;
+	Dwarf_Attribute attr;
+	Dwarf_Op *ops;
+	uint64_t size;
+	size_t nops;
+
+	if (!dwarf_attr(die, DW_AT_location, &attr) ||
+	    dwarf_getlocation(&attr, &ops, &nops) || nops != 1 ||
+	    ops[0].atom != DW_OP_addr)
+		return NULL;
+	if (!ops[0].number && !defined_at_zero(ur, die)) {
+		u->discarded_variables++;
+		return NULL;
+	}
+	size = variable_size(ur, die);
+	if (!size || size > UINT64_MAX - ops[0].number)
+		return NULL;
+	return push_range(&u->variables, &u->nr_variables, &ur->variables_cap,
+			  ops[0].number, ops[0].number + size, unit);
+}
+
+/* DIEs whose children may be variables: functions' statics, namespaces. */
+static bool is_scope(int tag)
+{
+	return tag == DW_TAG_subprogram || tag == DW_TAG_lexical_block ||
+	       tag == DW_TAG_inlined_subroutine || tag == DW_TAG_namespace;
+}
+
+/* The variables among @parent's children, and in their scopes. */
+static struct kms_error *scan_variables(struct units_reader *ur,
+					Dwarf_Die *parent, uint32_t unit,
+					unsigned int depth)
+{
+	struct kms_error *err = NULL;
+	Dwarf_Die die;
+	int r;
+
+	if (depth > MAX_SCOPE_DEPTH)
+		return kms_error_file(ur->path, "DWARF scopes nest deeper than %d",
+				      MAX_SCOPE_DEPTH);
+	for (r = dwarf_child(parent, &die); r == 0 && !err;
+	     r = dwarf_siblingof(&die, &die)) {
+		int tag = dwarf_tag(&die);
+
+		if (tag == DW_TAG_variable)
+			err = read_variable(ur, &die, unit);
+		else if (is_scope(tag) && dwarf_haschildren(&die) > 0)
+			err = scan_variables(ur, &die, unit, depth + 1);
+	}
+	if (!err && r < 0)
+		err = kms_error_file(ur->path, "bad DWARF entries in a compile unit: %s",
+				     dwarf_errmsg(-1));
+	return err;
+}
 
 /* A compile unit's name, address ranges and static-call keys. */
 static struct kms_error *read_unit(struct units_reader *ur, Dwarf_Die *cudie)
@@ -173,8 +367,8 @@ static struct kms_error *read_unit(struct units_reader *ur, Dwarf_Die *cudie)
 			u->empty_ranges++;
 			continue;
 		}
-		err = push_range(u, &ur->ranges_cap, start, end,
-				 ur->nr_names - 1);
+		err = push_range(&u->ranges, &u->nr_ranges, &ur->ranges_cap,
+				 start, end, ur->nr_names - 1);
 		if (err)
 			return err;
 	}
@@ -182,8 +376,11 @@ static struct kms_error *read_unit(struct units_reader *ur, Dwarf_Die *cudie)
 		return kms_error_file(ur->path, "bad address ranges in compile unit %s: %s",
 				      name->name ? name->name : "(unnamed)",
 				      dwarf_errmsg(-1));
-	return scan_static_call_keys(u, &ur->keys_cap, cudie,
-				     ur->nr_names - 1, ur->path);
+	err = scan_static_call_keys(u, &ur->keys_cap, cudie, ur->nr_names - 1,
+				    ur->path);
+	if (!err && ur->variables)
+		err = scan_variables(ur, cudie, ur->nr_names - 1, 0);
+	return err;
 }
 
 static struct kms_error *read_units(struct units_reader *ur, Dwarf *dw)
@@ -249,42 +446,68 @@ static struct kms_error *name_units(struct units_reader *ur)
 	return NULL;
 }
 
-struct kms_error *kms_dwarf_units_read(const char *path,
-				       struct kms_dwarf_units **ret)
+/* @path's DWARF, read through *@ret_fd. */
+static struct kms_error *open_dwarf(const char *path, int *ret_fd,
+				    Dwarf **ret_dw)
 {
-	struct units_reader ur = { .path = path };
-	struct kms_error *err = NULL;
-	Dwarf *dw;
-	size_t i;
+	struct kms_error *err;
 	int fd;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return kms_error_errno(path, "cannot open");
-	dw = dwarf_begin(fd, DWARF_C_READ);
-	if (!dw) {
+	*ret_dw = dwarf_begin(fd, DWARF_C_READ);
+	if (!*ret_dw) {
 		err = kms_error_file(path, "cannot read DWARF: %s (objects come from debug info here: build with CONFIG_DEBUG_INFO, or take the distribution's debug vmlinux: Debian's linux-image-*-dbg, Fedora's kernel-debuginfo)",
 				     dwarf_errmsg(-1));
 		close(fd);
 		return err;
 	}
-	ur.u = calloc(1, sizeof(*ur.u));
-	if (!ur.u)
-		err = &kms_error_nomem;
+	*ret_fd = fd;
+	return NULL;
+}
+
+/* What @ur asks of @dw's units, into ur->u. */
+static struct kms_error *read_dwarf(struct units_reader *ur, Dwarf *dw)
+{
+	struct kms_error *err;
+
+	ur->u = calloc(1, sizeof(*ur->u));
+	if (!ur->u)
+		return &kms_error_nomem;
+	err = read_units(ur, dw);
+	if (err)
+		return err;
+	if (ur->u->nr_static_calls > 1)
+		qsort(ur->u->static_calls, ur->u->nr_static_calls,
+		      sizeof(*ur->u->static_calls), compare_static_calls);
+	if (!ur->nr_names)
+		return kms_error_file(ur->path, "no DWARF compile units");
+	return name_units(ur);
+}
+
+struct kms_error *kms_dwarf_units_read(const char *path, struct kms_elf *elf,
+				       struct kms_dwarf_units **ret)
+{
+	struct units_reader ur = { .path = path, .variables = elf != NULL };
+	struct kms_error *err;
+	Dwarf *dw = NULL;
+	size_t i;
+	int fd = -1;
+
+	err = open_dwarf(path, &fd, &dw);
+	if (err)
+		return err;
+	if (elf)
+		err = kms_elf_symbols_at(elf, 0, &ur.at_zero, &ur.nr_at_zero);
 	if (!err)
-		err = read_units(&ur, dw);
-	if (!err && ur.u->nr_static_calls > 1)
-		qsort(ur.u->static_calls, ur.u->nr_static_calls,
-		      sizeof(*ur.u->static_calls), compare_static_calls);
-	if (!err && !ur.nr_names)
-		err = kms_error_file(path, "no DWARF compile units");
-	if (!err)
-		err = name_units(&ur);
+		err = read_dwarf(&ur, dw);
 	for (i = 0; i < ur.nr_names; i++) {
 		free(ur.names[i].name);
 		free(ur.names[i].comp_dir);
 	}
 	free(ur.names);
+	free(ur.at_zero);
 	dwarf_end(dw);
 	close(fd);
 	if (err) {
@@ -303,6 +526,7 @@ void kms_dwarf_units_destroy(struct kms_dwarf_units *u)
 		return;
 	kms_free_strings(u->objects, u->nr_units);
 	free(u->ranges);
+	free(u->variables);
 	for (i = 0; i < u->nr_static_calls; i++)
 		free(u->static_calls[i].name);
 	free(u->static_calls);

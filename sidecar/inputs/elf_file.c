@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <kms/elf_file.h>
+#include <kms/util.h>
 
 bool kms_is_elf(const void *buf, size_t size)
 {
@@ -182,6 +183,36 @@ struct kms_error *kms_elf_symbol(struct kms_elf *elf, const char *name,
 		}
 	}
 	return kms_error_file(elf->path, "no symbol %s", name);
+}
+
+struct kms_error *kms_elf_symbols_at(struct kms_elf *elf, uint64_t value,
+				     const char ***ret_names, size_t *ret_nr)
+{
+	const char **names = NULL;
+	struct kms_error *err;
+	size_t i, nr = 0, cap = 0;
+
+	for (i = 1; elf->symtab && i < elf->nr_symbols; i++) {
+		GElf_Sym sym;
+		const char *s;
+
+		if (!gelf_getsym(elf->symtab_data, i, &sym) ||
+		    sym.st_value != value || sym.st_shndx == SHN_UNDEF ||
+		    sym.st_shndx == SHN_ABS)
+			continue;
+		s = elf_strptr(elf->elf, elf->strtab_index, sym.st_name);
+		if (!s || !*s)
+			continue;
+		err = KMS_RESERVE(names, cap, nr + 1);
+		if (err) {
+			free(names);
+			return err;
+		}
+		names[nr++] = s;
+	}
+	*ret_names = names;
+	*ret_nr = nr;
+	return NULL;
 }
 
 struct kms_error *kms_elf_bytes_at(struct kms_elf *elf, uint64_t addr,

@@ -26,9 +26,24 @@
  * trampoline also defines its key, the variable __SCK__name, so the keys'
  * units are listed too.
  *
+ * On request, the units' variables too: the storage of every
+ * DW_TAG_variable (at the top of a unit, or a function's static inside
+ * subprograms and lexical blocks) whose DW_AT_location is one DW_OP_addr,
+ * sized by its type: DW_AT_byte_size through typedefs and qualifiers, an
+ * array's element size times its subranges' DW_AT_count or
+ * DW_AT_upper_bound + 1 (an upper bound of -1: an empty array).  A
+ * variable whose size DWARF does not give (an incomplete type, a flexible
+ * array) counts as one byte; one of size 0 holds no byte.  Address 0 is
+ * where the linker leaves the variables of discarded sections
+ * (.discard.addressable, one per EXPORT_SYMBOL); x86-64 links its per-CPU
+ * section there too, so a variable at 0 is taken only where the symbol
+ * table defines its name at 0 (the first per-CPU variable).
+ *
  * What DWARF cannot tell: code of objects built without debug info (some
- * assembler files) has no unit, nor has other top-level asm; which
- * objects make up a multi-object module is only known from
+ * assembler files) has no unit, nor has other top-level asm; data
+ * without a DWARF variable (string literals, compiler-made tables,
+ * assembler data, top-level asm's __ksymtab entries) has none either;
+ * which objects make up a multi-object module is only known from
  * modules.builtin.ranges.
  */
 #ifndef KMS_DWARF_UNITS_H
@@ -59,10 +74,19 @@ struct kms_dwarf_units {
 	size_t nr_static_calls;
 	size_t skipped_units;	/* no usable name */
 	size_t empty_ranges;	/* zero-sized, or at address 0 (discarded) */
+	/* Variables' storage (when asked for), unit order, then DWARF order */
+	struct kms_dwarf_range *variables;
+	size_t nr_variables;
+	size_t unsized_variables;	/* no size in DWARF: one byte */
+	size_t discarded_variables;	/* at 0, no symbol there */
 };
 
-/* Fails when @path has no DWARF compile units. */
-struct kms_error *kms_dwarf_units_read(const char *path,
+/*
+ * Fails when @path has no DWARF compile units.  With @elf (@path opened),
+ * the variables too, its symbol table telling a variable at address 0
+ * from a discarded one; NULL: the code alone.
+ */
+struct kms_error *kms_dwarf_units_read(const char *path, struct kms_elf *elf,
 				       struct kms_dwarf_units **ret);
 void kms_dwarf_units_destroy(struct kms_dwarf_units *units);
 

@@ -42,6 +42,14 @@ struct kms_error *kms_elf_symbol(struct kms_elf *elf, const char *name,
 				 uint64_t *ret_value);
 
 /*
+ * The names of the symbols defined at @value in a section (not undefined,
+ * not absolute), in symbol table order, *@ret_nr of them: an array to
+ * free(), of strings that @elf owns.  None when @elf has no symbol table.
+ */
+struct kms_error *kms_elf_symbols_at(struct kms_elf *elf, uint64_t value,
+				     const char ***ret_names, size_t *ret_nr);
+
+/*
  * Point at @size bytes of section contents at link-time address @addr.
  * Fails if they are not all inside one allocated section with contents.
  */

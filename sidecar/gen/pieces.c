@@ -145,7 +145,16 @@ int gen_compare_pieces(const void *a, const void *b)
 	/* Where a link map names an object, it comes first (and wins). */
 	if (x->from_dwarf != y->from_dwarf)
 		return x->from_dwarf ? 1 : -1;
-	return x->end < y->end ? -1 : x->end > y->end;
+	/*
+	 * Of DWARF's claims, the longer comes first (and wins): a weak
+	 * variable that another unit overrides has the strong one's address,
+	 * and one whose size DWARF does not say (one byte) yields to the
+	 * definition that has it.
+	 */
+	if (x->end != y->end)
+		return (x->end < y->end) != x->from_dwarf ? -1 : 1;
+	/* Equal claims: the first object, in input order, whatever qsort does. */
+	return x->object < y->object ? -1 : x->object > y->object;
 }
 
 /*

@@ -4,7 +4,8 @@
  * its object file (--dwarf, and an LTO link's code).  Code no unit's
  * ranges hold is placed by its symbols where they say whose it is:
  * static-call trampolines by their keys, __pfx_ paddings by the function
- * after them.
+ * after them.  With --dwarf --all-classes, the storage of each unit's
+ * variables is that unit's data; image.c classes it as any piece.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +16,7 @@
 
 #include "state.h"
 
-/* The executable section holding @addr, or KMS_NONE. */
+/* The section holding @addr (executable without --all-classes), or KMS_NONE. */
 static uint32_t section_of(const struct gen *g, uint64_t addr)
 {
 	size_t i;
@@ -124,48 +125,82 @@ static struct kms_error *asm_pieces(struct gen *g,
 	return err;
 }
 
+/*
+ * Pieces of @r's units, each clipped to the section it starts in; those
+ * that start in none are counted in *@outside.
+ */
+static struct kms_error *unit_pieces(struct gen *g,
+				     const struct kms_dwarf_units *u,
+				     const struct kms_dwarf_range *r, size_t n,
+				     size_t *outside)
+{
+	struct kms_error *err;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const char *obj = u->objects[r[i].unit];
+		uint32_t section;
+		uint64_t end;
+
+		if (!obj)
+			continue;
+		section = section_of(g, r[i].start);
+		if (section == KMS_NONE) {
+			(*outside)++;
+			continue;
+		}
+		end = r[i].end < g->sections[section].end ? r[i].end :
+			g->sections[section].end;
+		err = gen_add_piece(g, section, r[i].start, end - r[i].start,
+				    obj, g->opts->vmlinux);
+		if (err)
+			return err;
+	}
+	return NULL;
+}
+
+/* The storage of the units' variables (--dwarf --all-classes). */
+static struct kms_error *variable_pieces(struct gen *g,
+					 const struct kms_dwarf_units *u)
+{
+	size_t before = g->nr_pieces;
+	struct kms_error *err;
+
+	err = unit_pieces(g, u, u->variables, u->nr_variables,
+			  &g->stats.outside_variables);
+	g->stats.variables = g->nr_pieces - before;
+	g->stats.unsized_variables = u->unsized_variables;
+	g->stats.discarded_variables = u->discarded_variables;
+	return err;
+}
+
 /* Pieces from the address ranges of the compile units. */
 struct kms_error *gen_read_dwarf(struct gen *g)
 {
 	const struct kms_gen_options *o = g->opts;
-	size_t i, nr_map_pieces = g->nr_pieces;
+	size_t nr_map_pieces = g->nr_pieces;
+	bool variables = o->dwarf && o->all_classes;
 	struct kms_dwarf_units *u;
 	struct kms_error *err;
 
-	err = kms_dwarf_units_read(o->vmlinux, NULL, &u);
+	err = kms_dwarf_units_read(o->vmlinux, variables ? g->elf : NULL, &u);
 	if (err)
 		return err;
 	g->reading_dwarf = true;
 	g->stats.units = u->nr_units;
 	g->stats.skipped_units = u->skipped_units;
 	g->stats.dwarf_ranges = u->nr_ranges;
-	for (i = 0; i < u->nr_ranges; i++) {
-		const struct kms_dwarf_range *r = &u->ranges[i];
-		const char *obj = u->objects[r->unit];
-		uint32_t section;
-		uint64_t end;
-
-		if (!obj)
-			continue;
-		section = section_of(g, r->start);
-		if (section == KMS_NONE) {
-			/* .exit.text, .altinstr_aux, data */
-			g->stats.outside_text++;
-			continue;
-		}
-		end = r->end < g->sections[section].end ? r->end :
-			g->sections[section].end;
-		err = gen_add_piece(g, section, r->start, end - r->start, obj,
-				o->vmlinux);
-		if (err)
-			break;
-	}
+	/* Counted outside their sections: .exit.text, .altinstr_aux, data */
+	err = unit_pieces(g, u, u->ranges, u->nr_ranges,
+			  &g->stats.outside_text);
 	if (!err)
 		err = asm_pieces(g, u);
-	g->reading_dwarf = false;
 	if (!err && g->nr_pieces == nr_map_pieces)
 		err = kms_error_file(o->vmlinux,
 				     "no compile unit's code lies in its text");
+	if (!err && variables)
+		err = variable_pieces(g, u);
+	g->reading_dwarf = false;
 	kms_dwarf_units_destroy(u);
 	return err;
 }

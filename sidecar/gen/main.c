@@ -64,7 +64,10 @@ static void usage(FILE *f)
 		"      --no-modularity   modules.builtin's word (the default)\n"
 		"      --all-classes     every section kallsyms lists symbols in\n"
 		"                        (data, rodata, bss, init, per-CPU), not\n"
-		"                        text alone (format version 2's classes)\n"
+		"                        text alone (format version 2's classes);\n"
+		"                        with --dwarf, data is where the compile\n"
+		"                        units' variables lie (data without one,\n"
+		"                        such as string literals, is nobody's)\n"
 		"      --pad-to SIZE     object: make the note section SIZE bytes\n"
 		"      --verify          write nothing; check that the note linked into\n"
 		"                        VMLINUX holds exactly the tables VMLINUX and its\n"
@@ -197,10 +200,6 @@ static int check_options(struct cli *cli)
 		fprintf(stderr, PROG ": --dwarf needs -B modules.builtin, --modinfo or --ranges\n");
 		return 2;
 	}
-	if (opts->dwarf && opts->all_classes) {
-		fprintf(stderr, PROG ": --all-classes does not go with --dwarf (compile units give text only)\n");
-		return 2;
-	}
 	if (!opts->dwarf && (opts->modinfo || opts->ranges)) {
 		fprintf(stderr, PROG ": --modinfo and --ranges go with --dwarf\n");
 		return 2;
@@ -291,6 +290,11 @@ static void print_stats(const struct cli *cli,
 			stats->units, stats->skipped_units, stats->dwarf_ranges,
 			stats->outside_text, stats->overlaps,
 			stats->static_calls, stats->paddings);
+	if (cli->opts.dwarf && cli->opts.all_classes)
+		fprintf(stderr,
+			"dwarf variables %zu unsized %zu discarded %zu outside %zu\n",
+			stats->variables, stats->unsized_variables,
+			stats->discarded_variables, stats->outside_variables);
 	if (cli->opts.dwarf)
 		fprintf(stderr, "modules-from %s by-path %zu unknown %zu\n",
 			stats->module_ranges ? "modules.builtin.ranges" :

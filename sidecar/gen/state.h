@@ -3,10 +3,12 @@
  * The generator's private state, shared by its phases (kms_generate() in
  * gen.c runs them in this order):
  *
- *   pieces   the vmlinux's text sections, then pieces of text, each from
- *            one object file: from the link maps (maps.c), from DWARF's
- *            compile units (dwarf.c: --dwarf, and an LTO link's code,
- *            lto.c); sorted and made disjoint (pieces.c);
+ *   pieces   the vmlinux's text sections (every allocated one with
+ *            --all-classes), then pieces, each from one object file: from
+ *            the link maps (maps.c), from DWARF's compile units (dwarf.c:
+ *            --dwarf, with its variables' data under --all-classes, and
+ *            an LTO link's code, lto.c); sorted and made disjoint
+ *            (pieces.c);
  *   modules  each object's built-in modules: from the build tree
  *            (modules.c) or, with --dwarf, from the files installed beside
  *            a kernel (dwarf_modules.c);

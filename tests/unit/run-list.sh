@@ -118,8 +118,6 @@ for a, type_, name in syms:
 PY
 	fail "blob.py on the listing"
 assert_same "$tmp/list-all" "$tmp/py-list" "blob.py's annotations"
-testrun_error 2 "kallmodsyms-gen: --all-classes does not go with --dwarf (compile units give text only)" \
-	kms_gen --all-classes --dwarf -B "$fx/modules.builtin" -f sidecar -o "$tmp/x.kms" "$fx/vmlinux"
 
 # Linked straight from the objects (no vmlinux.o): the same tables.
 fd=$(fixture direct)

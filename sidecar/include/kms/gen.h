@@ -55,8 +55,9 @@ struct kms_gen_options {
 	const char *ranges;
 	/*
 	 * Every section class kallsyms lists symbols in (FORMAT.md 3.1), not
-	 * text alone: pieces of every allocated section of the link maps,
-	 * names among symbols of every type.  Not with dwarf.
+	 * text alone: pieces of every allocated section of the link maps (with
+	 * dwarf: the storage of the compile units' variables), names among
+	 * symbols of every type.
 	 */
 	bool all_classes;
 	FILE *warnings;			/* NULL: no warnings */
@@ -85,6 +86,10 @@ struct kms_gen_stats {
 	size_t static_calls;	/* trampolines placed by their keys' units */
 	size_t paddings;	/* __pfx_ paddings placed by their functions */
 	size_t overlaps;		/* ranges trimmed where units overlap */
+	/* --dwarf --all-classes: variables placed, ...of no size in DWARF, */
+	size_t variables, unsized_variables;
+	/* ...at 0 with no symbol there, ...in no section */
+	size_t discarded_variables, outside_variables;
 	bool module_ranges;		/* modules.builtin.ranges was read */
 	size_t modules_by_path;		/* modules found as one object */
 	size_t unknown_modules;		/* ...not: their objects are unknown */

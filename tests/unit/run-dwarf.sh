@@ -55,6 +55,52 @@ testrun_compare sh -c 'diff build.list dwarf.list; true' <<'EOF'
 > ffffffff8100006f t dup_fn	{dup2.o}
 EOF
 
+# Every class (--all-classes): data is where the units' variables lie.
+# Only what the build tree cannot know differs from its tables besides
+# the text above: dup.o's two static dup_count, one from each part of
+# the ld -r composite, are told apart as its dup_fn are.  liquid_ids is
+# sized by its type (int[3]: its last byte is still common.o's), calls.0
+# is a function's static, and a variable of a discarded section (DWARF's
+# address 0, where no symbol is) is counted and left out.
+kms_gen -q --all-classes -f sidecar -o build-all.kms "$fx/vmlinux" ||
+	fail "generate --all-classes (build tree)"
+kms list -t build-all.kms "$fx/vmlinux" > build-all.list ||
+	fail "list --all-classes (build tree)"
+kms_gen -q --dwarf --all-classes -s --ranges ranges -f sidecar \
+	-o dwarf-all.kms "$fx/vmlinux" 2> all.stats ||
+	fail "generate --dwarf --all-classes"
+kms list -t dwarf-all.kms "$fx/vmlinux" > dwarf-all.list ||
+	fail "list --dwarf --all-classes"
+testrun_compare sh -c 'diff build-all.list dwarf-all.list; true' <<'EOF'
+1,3c1,3
+< ffffffff81000000 t ext9_iget.cold	[ext9] {inode.o}
+< ffffffff81000000 T _stext	[ext9] {inode.o}
+< ffffffff81000000 T _text	[ext9] {inode.o}
+---
+> ffffffff81000000 t ext9_iget.cold
+> ffffffff81000000 T _stext
+> ffffffff81000000 T _text
+21,22c21,22
+< ffffffff8100006b t dup_fn
+< ffffffff8100006f t dup_fn
+---
+> ffffffff8100006b t dup_fn	{dup1.o}
+> ffffffff8100006f t dup_fn	{dup2.o}
+36,37c36,37
+< ffffffff81001014 d dup_count
+< ffffffff81001018 d dup_count
+---
+> ffffffff81001014 d dup_count	{dup1.o}
+> ffffffff81001018 d dup_count	{dup2.o}
+EOF
+testrun_compare grep '^dwarf variables' all.stats <<'EOF'
+dwarf variables 5 unsized 0 discarded 1 outside 0
+EOF
+testrun_compare sh -c "$KMS_WRAP '$KMS_BUILD/kallmodsyms' lookup -t dwarf-all.kms '$fx/vmlinux' liquid_ids+0xb calls.0 | cut -d' ' -f2-" <<'EOF'
+liquid_ids+0xb/0xc [liquid] [liquid_vf]
+calls.0+0x0/0x4 [ext9] {super.o}
+EOF
+
 # The same tables appended to a copy of the image.
 kms_gen -q --dwarf --ranges ranges -f append -o vmlinux.dwarf "$fx/vmlinux" ||
 	fail "generate --dwarf -f append"

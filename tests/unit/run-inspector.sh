@@ -76,18 +76,19 @@ kms modules -t all.kms "$v" | norm | sed -E 's/^\[([a-z0-9_]+)\] 0x[0-9a-f]+ byt
 	sed -n '/^\[ext9\]/,/^\[liquid\]/{/^\[liquid\]/!p}' > modules-all ||
 	fail "modules (every class)"
 testrun_compare cat modules-all <<'EOF'
-[ext9] N bytes in 5 ranges
+[ext9] N bytes in 6 ranges
 	ADDR-ADDR text [ext9] {inode.o}
 	ADDR-ADDR text [ext9] {inode.o}
 	ADDR-ADDR text [ext9] {super.o}
 	ADDR-ADDR init-text [ext9] {inode.o}
+	ADDR-ADDR data [ext9] {super.o}
 	ADDR-ADDR bss [ext9] {inode.o}
 EOF
 
 # Counts that do not depend on the compiler.
 kms stats -t fx.kms "$v" | grep -vE '^(text bytes|note bytes)' > stats || fail "stats"
 testrun_compare cat stats <<'EOF'
-symbols                      35
+symbols                      39
 text symbols                 34
 annotated text symbols       24
 sections                     1
@@ -241,7 +242,7 @@ testrun_compare kms verify -t fx.kms "$v" <<'EOF'
 agree: 18 ranges; 0 symbols compared with the build
 EOF
 testrun_compare kms verify -t fx.kms -b "$fx" "$v" <<'EOF'
-agree: 18 ranges, 35 symbols compared with the build
+agree: 18 ranges, 39 symbols compared with the build
 EOF
 grep -v liquid_vf "$fx/modules.builtin" > other.builtin
 kms verify -t fx.kms -b "$fx" --builtin other.builtin "$v" > out

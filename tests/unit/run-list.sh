@@ -29,7 +29,8 @@ kms list -t "$tmp/fx.kms" "$fx/vmlinux" > "$tmp/list" ||
 #  - common.o is linked into two modules; mod-b's name has '-' -> '_';
 #  - notbuiltin_fn's module is not in modules.builtin: no annotation;
 #  - ext9_helper: two objects of one module; every symbol of them is named;
-#  - data (ext9_count) is never annotated; init text and weak symbols are;
+#  - data (liquid_ids ... ext9_count) is never annotated; init text and
+#    weak symbols are;
 #  - nor are labels past the end of text (the empty .notes' bounds).
 testrun_compare cut -d' ' -f2- "$tmp/list" <<'EXPECT'
 t ext9_iget.cold	[ext9] {inode.o}
@@ -66,6 +67,10 @@ T __stop_notes
 T ext9_init	[ext9] {inode.o}
 T _sinittext	[ext9] {inode.o}
 T _einittext
+d liquid_ids
+d dup_count
+d dup_count
+d calls.0
 B ext9_count
 EXPECT
 
@@ -82,20 +87,27 @@ assert_same "$tmp/list" "$tmp/list-symtab" "list -S symtab"
 testrun_error 1 "kallmodsyms: $fx/vmlinux: no symbol kallsyms_num_syms" \
 	kms list -S kallsyms -t "$tmp/fx.kms" "$fx/vmlinux"
 
-# Every class (--all-classes, FORMAT.md 3.1): the fixture's init text and
-# bss become sections of their own, and its one data symbol, in inode.o's
-# .bss, is annotated like inode.o's text; text symbols read as before.
+# Every class (--all-classes, FORMAT.md 3.1): the fixture's init text,
+# data and bss become sections of their own, and its data symbols are
+# annotated like their objects' text (dup.o's two dup_count, like its
+# two dup_fn, get no name: one object to the build tree); text symbols
+# read as before.
 kms_gen -q --all-classes -f sidecar -o "$tmp/fx-all.kms" "$fx/vmlinux" ||
 	fail "--all-classes"
 kms dump -t "$tmp/fx-all.kms" "$fx/vmlinux" | sed -n 's/, [0-9a-f]*-[0-9a-f]* from /, from /p' > "$tmp/sections"
 testrun_compare cat "$tmp/sections" <<'EOF'
 section 0: class 0 text, from _text, 16 ranges (object):
 section 1: class 1 init-text, from _text, 1 ranges (object):
-section 2: class 6 bss, from _text, 1 ranges (object):
+section 2: class 4 data, from _text, 3 ranges (object):
+section 3: class 6 bss, from _text, 1 ranges (object):
 EOF
 kms list -t "$tmp/fx-all.kms" "$fx/vmlinux" > "$tmp/list-all" ||
 	fail "list with every class"
 testrun_compare sh -c "cut -d' ' -f2- '$tmp/list-all' | grep -v '^[tTwW] '" <<'EOF'
+d liquid_ids	[liquid] [liquid_vf]
+d dup_count
+d dup_count
+d calls.0	[ext9] {super.o}
 B ext9_count	[ext9] {inode.o}
 EOF
 grep -E ' [tTwW] ' "$tmp/list" > "$tmp/list-text"

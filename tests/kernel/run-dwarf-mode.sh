@@ -12,6 +12,13 @@
 # modules): that figure is held on the [module]s of the symbols outside
 # them (their {objfile} names grow where that code joins the core).
 #
+# With --all-classes, data comes from the units' variables: every symbol
+# that DWARF mode annotates must read exactly as in the build tree's
+# --all-classes tables, and of the data symbols the build tree annotates
+# DWARF mode must annotate 97% alike (the rest is data without a DWARF
+# variable: switch tables, __func__, initcall entries and other top-level
+# asm, linker-script labels at an object's first byte).
+#
 # KMS_DWARF_CONFIG=defconfig-dwarf runs it on the defconfig with DWARF 5
 # (a long build, not part of scripts/check).
 # shellcheck source=SCRIPTDIR/../lib.sh
@@ -116,6 +123,51 @@ paste -d '\n' base-builtin ranges.list | gawk -F '\t' '
 	{ gsub(/ ?\{[^}]*\}/, "", o[2]); m = $2; gsub(/ ?\{[^}]*\}/, "", m)
 	  if (o[2] != m) print "module differs: " old " -> " $0 }' > module-diffs
 [ -s module-diffs ] && { fail "DWARF mode changed modules"; head -20 module-diffs >&2; }
+
+# Every class: data from the units' variables, against the build tree's
+# --all-classes tables (modules.builtin's word: DWARF mode has no
+# modularity analysis).
+"$KMS_BUILD/kallmodsyms-gen" -q --all-classes -f sidecar -o base-all.kms \
+	"$vmlinux" || fail "generate --all-classes"
+"$KMS_BUILD/kallmodsyms" list -t base-all.kms "$vmlinux" > base-all ||
+	fail "list --all-classes"
+run_dwarf all --all-classes -B "$kbuild/modules.builtin" \
+	--modinfo "$kbuild/modules.builtin.modinfo" \
+	--ranges "$kbuild/modules.builtin.ranges"
+grep '^dwarf variables' all.stats
+kms_gen -q --dwarf --all-classes -f sidecar -o all-again.kms \
+	-B "$kbuild/modules.builtin" --modinfo "$kbuild/modules.builtin.modinfo" \
+	--ranges "$kbuild/modules.builtin.ranges" "$vmlinux" ||
+	fail "generate --all-classes again"
+assert_same all.kms all-again.kms "two DWARF runs with every class"
+
+# agree_classes BASELINE LIST: for text (t T w W) and data (the rest), on
+# stderr, the lines that are identical, and of the lines the baseline
+# annotates those DWARF mode annotates alike; on stdout each line LIST
+# annotates otherwise than BASELINE ("BASE -> LIST"), and a line if DWARF
+# mode annotates under 97% of the data the baseline does alike.
+agree_classes() {
+	gawk '
+	NR == FNR { base[FNR] = $0; next }
+	{
+		b = base[FNR]; kind = $2 ~ /^[tTwW]$/ ? "text" : "data"
+		total[kind]++; same[kind] += b == $0
+		if (index(b, "\t")) { annotated[kind]++; alike[kind] += b == $0 }
+		if (index($0, "\t") && b != $0) print b " -> " $0
+	}
+	END {
+		for (k in total)
+			printf "every class, %s symbols: agree %d of %d (%.2f%%); the build tree annotates %d, DWARF mode %d of them alike (%.2f%%)\n",
+				k, same[k], total[k], 100 * same[k] / total[k],
+				annotated[k], alike[k],
+				annotated[k] ? 100 * alike[k] / annotated[k] : 0 > "/dev/stderr"
+		if (!annotated["data"] || alike["data"] * 100 < annotated["data"] * 97)
+			print "data: DWARF mode annotates under 97% of what the build tree does alike"
+	}' "$1" "$2"
+}
+agree_classes base-all all.list 2> all.agree > all-diffs
+sort all.agree
+[ -s all-diffs ] && { fail "every class: DWARF mode annotates otherwise than the build tree"; head -20 all-diffs >&2; }
 
 # The sidecar serves the inspector like the build tree's.
 addr=$(grep -m1 ' ext4_fill_super	' ranges.list | cut -d' ' -f1)

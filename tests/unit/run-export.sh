@@ -3,8 +3,9 @@
 # kms-test: modes=plain,asan,valgrind
 #
 # export: the tables as 6.12's modules.builtin.ranges (anchor record per
-# code section, offsets from the section's start, one line per run of one
-# module list) and as /proc/kallmodsyms text.  Offsets, which the compiler
+# section with lines, offsets from the section's start, one line per run
+# of one module list; code alone from text-only tables, every section
+# from --all-classes ones) and as /proc/kallmodsyms text.  Offsets, which the compiler
 # decides, are checked against the symbols instead of written out.
 # shellcheck source=SCRIPTDIR/../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -17,7 +18,8 @@ v=$fx/vmlinux
 kms export -t fx.kms --format=ranges "$v" > ranges || fail "export --format=ranges"
 sed -E 's/ [0-9a-f]{8}-[0-9a-f]{8} ([a-z])/ OFF-OFF \1/' ranges > ranges.n
 # ext9's adjacent inode.o and super.o ranges are one run; liquid's shared
-# object is a run of its own; .init.text's anchor is its first global.
+# object is a run of its own; .init.text's anchor is the linker script's
+# _sinittext = . at its start.
 testrun_compare cat ranges.n <<'EOF'
 .text 00000000-00000000 = _text
 .text OFF-OFF ext9
@@ -27,7 +29,7 @@ testrun_compare cat ranges.n <<'EOF'
 .text OFF-OFF liquid
 .text OFF-OFF liquid_vf
 .text OFF-OFF ext9
-.init.text 00000000-00000000 = ext9_init
+.init.text 00000000-00000000 = _sinittext
 .init.text OFF-OFF ext9
 EOF
 
@@ -63,6 +65,55 @@ testrun_compare cat check.n <<'EOF'
 .init.text OFF: [ext9] {inode.o}
 EOF
 
+# Tables of every class (--all-classes): every section's lines, as the
+# awk script writes them.  .bss has a line of its own, ext9_count's,
+# after the core kernel's reset_devices, its anchor (the first global
+# symbol); offsets there are the variables' sizes.  With --map, in the
+# order the script reads vmlinux.o's sections (.text, .text.unlikely,
+# .init.text, .bss): ext9's run of .text.unlikely takes in its .init.text
+# (awk line 460, an object of the same module), so that .init.text has
+# no line and that .text line ends at the end of .init.text's offsets.
+kms_gen -q --all-classes -f sidecar -o all.kms "$v" || fail "generate --all-classes"
+kms export -t all.kms --format=ranges "$v" > all || fail "export, every class"
+sed -E '/^\.bss /!s/ [0-9a-f]{8}-[0-9a-f]{8} ([a-z])/ OFF-OFF \1/' all > all.n
+testrun_compare cat all.n <<'EOF'
+.text 00000000-00000000 = _text
+.text OFF-OFF ext9
+.text OFF-OFF mod_a
+.text OFF-OFF mod_b
+.text OFF-OFF liquid liquid_vf
+.text OFF-OFF liquid
+.text OFF-OFF liquid_vf
+.text OFF-OFF ext9
+.init.text 00000000-00000000 = _sinittext
+.init.text OFF-OFF ext9
+.data OFF-OFF liquid liquid_vf
+.data OFF-OFF ext9
+.bss 00000000-00000000 = reset_devices
+.bss 00000004-00000008 ext9
+EOF
+kms export -t all.kms --format=ranges --map "$fx/vmlinux.map" "$v" > all-map ||
+	fail "export --map"
+sed -E '/^\.bss /!s/ [0-9a-f]{8}-[0-9a-f]{8} ([a-z])/ OFF-OFF \1/' all-map > all-map.n
+testrun_compare cat all-map.n <<'EOF'
+.text 00000000-00000000 = _text
+.text OFF-OFF ext9
+.text OFF-OFF mod_a
+.text OFF-OFF mod_b
+.text OFF-OFF liquid liquid_vf
+.text OFF-OFF liquid
+.text OFF-OFF liquid_vf
+.text OFF-OFF ext9
+.data OFF-OFF liquid liquid_vf
+.data OFF-OFF ext9
+.bss 00000000-00000000 = reset_devices
+.bss 00000004-00000008 ext9
+EOF
+init_size=$(readelf -SW "$v" | sed -n 's/.* \.init\.text *PROGBITS *[0-9a-f]* [0-9a-f]* \([0-9a-f]*\) .*/\1/p')
+testrun_compare sed -n 2p all-map <<EOF
+.text 00000000-$(printf '%08x' $((0x$init_size))) ext9
+EOF
+
 # --format=kallmodsyms is list's /proc/kallmodsyms text.
 kms export -t fx.kms --format=kallmodsyms "$v" > exported || fail "export --format=kallmodsyms"
 kms list -t fx.kms "$v" > listed || fail "list"
@@ -72,6 +123,12 @@ testrun_error 2 'kallmodsyms: export needs --format=ranges or --format=kallmodsy
 	kms export "$v"
 testrun_error 2 'kallmodsyms: unknown format "csv" (ranges, kallmodsyms)' \
 	kms export --format=csv "$v"
+testrun_error 2 'kallmodsyms: --map and --o-map are for --format=ranges' \
+	kms export --format=kallmodsyms --map "$fx/vmlinux.map" "$v"
+testrun_error 2 'kallmodsyms: --o-map needs --map' \
+	kms export --format=ranges --o-map "$fx/vmlinux.o.map" "$v"
+testrun_error 1 'kallmodsyms: nosuch.map: cannot open linker map: No such file or directory' \
+	kms export -t all.kms --format=ranges --map nosuch.map "$v"
 testrun_error 2 'kallmodsyms: lookup does not take some of these options; see kallmodsyms --help' \
 	kms lookup --format=ranges "$v" 0
 

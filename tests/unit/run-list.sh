@@ -71,6 +71,7 @@ d liquid_ids
 d dup_count
 d dup_count
 d calls.0
+B reset_devices
 B ext9_count
 EXPECT
 
@@ -108,6 +109,7 @@ d liquid_ids	[liquid] [liquid_vf]
 d dup_count
 d dup_count
 d calls.0	[ext9] {super.o}
+B reset_devices
 B ext9_count	[ext9] {inode.o}
 EOF
 grep -E ' [tTwW] ' "$tmp/list" > "$tmp/list-text"

@@ -557,6 +557,11 @@ static struct kms_error *map_records(struct ranges *r, const char *map_path,
 		if (k != UINT32_MAX && chunks[k].rank == SIZE_MAX)
 			chunks[k].rank = rank++;
 	}
+	if (!rank) {
+		err = kms_error_file(o_map_path, "lists none of the sections %s gives vmlinux.o: not vmlinux.o's map?",
+				     map_path);
+		goto out;
+	}
 	/* Those vmlinux.o's map does not list (objtool's) have no records. */
 	qsort(chunks, nr, sizeof(*chunks), compare_chunk);
 	for (i = 0; i < nr && chunks[i].rank != SIZE_MAX && !err; i++)

@@ -129,6 +129,9 @@ testrun_error 2 'kallmodsyms: --o-map needs --map' \
 	kms export --format=ranges --o-map "$fx/vmlinux.o.map" "$v"
 testrun_error 1 'kallmodsyms: nosuch.map: cannot open linker map: No such file or directory' \
 	kms export -t all.kms --format=ranges --map nosuch.map "$v"
+printf 'Linker script and memory map\n\n.foo 0x0 0x10\n .foo 0x0 0x10 a.o\n' > other.map
+testrun_error 1 "kallmodsyms: other.map: lists none of the sections $fx/vmlinux.map gives vmlinux.o: not vmlinux.o's map?" \
+	kms export -t all.kms --format=ranges --map "$fx/vmlinux.map" --o-map other.map "$v"
 testrun_error 2 'kallmodsyms: lookup does not take some of these options; see kallmodsyms --help' \
 	kms lookup --format=ranges "$v" 0
 

@@ -63,6 +63,12 @@ testrun_compare() {
 	fi
 }
 
+# testrun_empty CMD ARGS...: testrun_compare with nothing expected.  Not an
+# empty here-document: bash makes that a redirection from /dev/null, which
+# is a regular file on some machines (this one), written by whoever writes
+# "> /dev/null".
+testrun_empty() { testrun_compare "$@" < <(:); }
+
 # testrun_error STATUS 'expected stderr' CMD ARGS...
 # The command must exit STATUS, print exactly that on stderr, and nothing on
 # stdout.

@@ -67,8 +67,7 @@ ld --no-warn-rwx-segments -T "$lds" -o padded -Map=padded.map "$fx/vmlinux.o" \
 	padded.o || fail "link with padded.o"
 kms list padded | grep -v '_notes$' > got-padded
 assert_same want-text got-padded "padded note"
-testrun_compare kms_gen -q --verify -m padded.map -b "$fx" padded <<'EOF'
-EOF
+testrun_empty kms_gen -q --verify -m padded.map -b "$fx" padded
 grep -v ext9 "$fx/modules.builtin" > other.builtin
 testrun_error 1 "kallmodsyms-gen: padded: the linked kallmodsyms tables do not match this image (stale note?)" \
 	kms_gen -q --verify -m padded.map -b "$fx" -B other.builtin padded

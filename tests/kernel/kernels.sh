@@ -98,8 +98,10 @@ need_kernel() {
 	# The section classes kbuild (patch 0001) asks the generator for:
 	# every class with CONFIG_KALLSYMS_ALL, text alone without.
 	# ${kclasses[@]} goes on every generation the linked note is held to.
+	# shellcheck disable=SC2034 # for the tests
 	kclasses=()
 	if grep -q '^CONFIG_KALLSYMS_ALL=y' "$kbuild/.config"; then
+		# shellcheck disable=SC2034
 		kclasses=(--all-classes)
 	fi
 }

@@ -184,6 +184,15 @@ static struct kms_error *read_objsyms(struct ranges *r)
 		type = GELF_ST_TYPE(sym.st_info);
 		if (type == STT_SECTION || type == STT_FILE)
 			continue;
+		/*
+		 * Empty variables hold no bytes: lockdep's __key.0 without
+		 * lockdep, a __compound_literal.0 of no size sit in padding
+		 * after their object's piece.  Local labels of asm (the
+		 * initcall entries' __initcall__kmod_*) have no size either,
+		 * but bytes after them.
+		 */
+		if (!sym.st_size && type != STT_NOTYPE)
+			continue;
 		if (KMS_RESERVE(r->objsyms, cap, r->nr_objsyms + 1))
 			return &kms_error_nomem;
 		r->objsyms[r->nr_objsyms++] = sym.st_value;
@@ -326,7 +335,8 @@ static const struct osect *section_at(const struct ranges *r, uint64_t addr)
  * object.  For the awk script padding is no record, a core object is one,
  * which ends a run (a module, core code, the module again: two lines) and
  * may cut it short (awk line 466).  It holds an object if an object's
- * symbol (not a label: see is_label()) is in it, or if it is too wide for
+ * symbol (not a label, see is_label(), nor an empty variable, see
+ * read_objsyms()) is in it, or if it is too wide for
  * padding, which is narrower than the section's alignment (.smp_locks'
  * entries have no symbols).  Merged strings, bytes of nobody, read as
  * core too when they are that wide.

@@ -29,7 +29,7 @@
  *    ".something", lines 214-217), and across output sections (record());
  *  - a run is cut at the next record's start when that is below its end,
  *    even before the run's start (record(); needs --map, map_records());
- *  - lines of one start address: the last written wins (add_line());
+ *  - lines of one start address: the last written wins (export_ranges());
  *  - a section's anchor is its first linker-script "SYM = ." at its
  *    start, else its first global symbol, at whatever offset (.init.data
  *    000008e0-000008e0 = late_time_init); a section with lines and no

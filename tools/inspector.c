@@ -258,7 +258,8 @@ uint32_t inspector_object(struct inspector *in, const struct kms_symbol *sym,
 bool kms_tables_all_classes(const struct kms_tables *t)
 {
 	for (uint32_t i = 0; i < t->nr_sections; i++)
-		if (t->sections[i].cls != KMS_CLASS_TEXT)
+		if (t->sections[i].cls != KMS_CLASS_TEXT &&
+		    t->sections[i].cls != KMS_CLASS_INIT_TEXT)
 			return true;
 	return false;
 }

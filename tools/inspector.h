@@ -110,7 +110,7 @@ bool inspector_absolute_percpu(struct inspector *in, uint64_t addr);
  */
 bool inspector_class_base(struct inspector *in, uint32_t cls, uint64_t *ret);
 
-/* Whether @t describes more than text (kallmodsyms-gen --all-classes). */
+/* Whether @t describes more than code (kallmodsyms-gen --all-classes). */
 bool kms_tables_all_classes(const struct kms_tables *t);
 
 /* "modules": [...], "objfile": ... of object entry @obj. */

@@ -224,16 +224,14 @@ static bool in_markers(const struct markers *m, int k, uint64_t addr)
 	       addr < m->addr[k + 1];
 }
 
-/* The class of piece @p (FORMAT.md 3.1, in its order); text only without
- * --all-classes. */
+/* The class of piece @p (FORMAT.md 3.1, in its order).  Without
+ * --all-classes the pieces are executable: text or init text. */
 static uint32_t piece_class(const struct gen *g, const struct markers *m,
 			    const struct piece *p)
 {
 	const struct text_section *s = &g->sections[p->section];
 	bool exec = s->flags & SHF_EXECINSTR;
 
-	if (!g->opts->all_classes)
-		return KMS_CLASS_TEXT;
 	if (in_markers(m, M_PERCPU, p->start))
 		return KMS_CLASS_PERCPU;
 	if (in_markers(m, M_TEXT, p->start))

@@ -106,9 +106,9 @@ pad=8 tailxor=1|padding byte 7 after the payload is not zero
 pad=1 tailxor=0x80|padding byte 0 after the payload is not zero
 tailxor=1|zstd: Restored data doesn't match checksum
 img:4=2|sections offset 2 is not aligned
-img:12=0xffff0|range starts (offset 1048560, 72 bytes) lie outside the 444-byte image
-img:8=0x7fffffff|range starts (offset 60, 8589934588 bytes) lie outside the 444-byte image
-img:24=60|objects overlap range starts
+img:12=0xffff0|range starts (offset 1048560, 68 bytes) lie outside the 452-byte image
+img:8=0x7fffffff|range starts (offset 72, 8589934588 bytes) lie outside the 452-byte image
+img:24=72|objects overlap range starts
 img:40=48|string table overlap sections
 img:36=0|string table is empty or not NUL-terminated
 imgbyte:strtab+0=0x20|string table byte 0 is not a printable character
@@ -120,10 +120,10 @@ img:objects+0=1|object 0 points at word 1, not at a module list
 img:objects+4=5000|object 0 names string offset 5000 past the 119-byte string table
 img:sections+0=8|section 0 has unknown class 8 (this reader knows 0-7)
 img:sections+4=0|section 0 has no ranges
-img:sections+4=17|sections hold 17 ranges, the header says 18
+img:sections+4=15|sections hold 16 ranges, the header says 17
 imgbyte:range_objects+2=0 imgbyte:range_objects+3=1|range 1 names object 256 of 13
 img:starts+4=0|range 1 starts at 0, not after range 0 at 0
-img:starts+0=0x7fffffff|range 0 starts at 0x7fffffff, past the end 0x1006 of section 0
+img:starts+0=0x7fffffff|range 0 starts at 0x7fffffff, past the end 0x98 of section 0
 imgbyte:range_objects+2=0 imgbyte:range_objects+3=0|ranges 0 and 1 have the same object and are not merged
 EOF
 

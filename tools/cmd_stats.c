@@ -1,39 +1,98 @@
 // SPDX-License-Identifier: GPL-2.0
 /* stats: what the tables hold and what they cost. */
+#include <string.h>
+
 #include <kms/format.h>
 
 #include "annotate.h"
 #include "command.h"
 
-/* The bytes the sections of class @cls cover. */
-static uint64_t class_bytes(const struct kms_tables *t, uint32_t cls)
+/* What the sections of one class hold. */
+struct class_stats {
+	uint32_t sections, ranges;
+	uint64_t bytes;
+};
+
+static void count_classes(const struct kms_tables *t,
+			  struct class_stats cs[KMS_NR_CLASSES])
 {
-	uint64_t sum = 0;
 	uint32_t k;
 
-	for (k = 0; k < t->nr_sections; k++)
-		if (t->sections[k].cls == cls)
-			sum += t->sections[k].end - t->sections[k].start;
-	return sum;
+	memset(cs, 0, KMS_NR_CLASSES * sizeof(*cs));
+	for (k = 0; k < t->nr_sections; k++) {
+		const struct kms_section *s = &t->sections[k];
+
+		cs[s->cls].sections++;
+		cs[s->cls].ranges += s->nr_ranges;
+		cs[s->cls].bytes += s->end - s->start;
+	}
+}
+
+/* The table of classes: only those the tables have. */
+static void print_classes(struct inspector *in,
+			  const struct class_stats cs[KMS_NR_CLASSES])
+{
+	uint32_t c;
+
+	if (in->opts->json)
+		json_begin_array(&in->json, "classes");
+	else
+		printf("\n%-16s %8s %8s %12s\n", "class", "sections",
+		       "ranges", "bytes");
+	for (c = 0; c < KMS_NR_CLASSES; c++) {
+		if (!cs[c].sections)
+			continue;
+		if (!in->opts->json) {
+			printf("%-16s %8u %8u %12llu\n", kms_class_name(c),
+			       cs[c].sections, cs[c].ranges,
+			       (unsigned long long)cs[c].bytes);
+			continue;
+		}
+		json_begin_object(&in->json, NULL);
+		json_string(&in->json, "class", kms_class_name(c));
+		json_uint(&in->json, "sections", cs[c].sections);
+		json_uint(&in->json, "ranges", cs[c].ranges);
+		json_uint(&in->json, "bytes", cs[c].bytes);
+		json_end_object(&in->json);
+	}
+	if (in->opts->json)
+		json_end_array(&in->json);
+}
+
+/* Symbols the tables can annotate that are not text: FORMAT.md 4. */
+static bool is_data(struct inspector *in, const struct kms_symbol *sym)
+{
+	if (sym->type == 'A' || sym->type == 'a')
+		return inspector_absolute_percpu(in, sym->address);
+	return !kms_is_text_type(sym->type);
 }
 
 static int run(struct inspector *in, const void *settings, int argc,
 	       char **argv)
 {
 	const struct kms_tables *t = in->tables;
-	size_t text = 0, annotated = 0, named = 0, multi = 0, i;
+	size_t text = 0, text_annotated = 0, data = 0, data_annotated = 0;
+	size_t named = 0, multi = 0, i;
 	uint32_t cursor = KMS_NONE, o;
+	struct class_stats cs[KMS_NR_CLASSES];
 
 	(void)settings;
 	(void)argc;
 	(void)argv;
 	for (i = 0; i < in->syms->nr; i++) {
 		const struct kms_symbol *sym = &in->syms->syms[i];
+		bool annotated;
 
-		if (!kms_is_text_type(sym->type))
+		if (!kms_is_text_type(sym->type) && !is_data(in, sym))
 			continue;
-		text++;
-		annotated += inspector_object(in, sym, &cursor) != KMS_NONE;
+		annotated = inspector_object(in, sym, &cursor) != KMS_NONE;
+		if (kms_is_text_type(sym->type)) {
+			text++;
+			text_annotated += annotated;
+		} else {
+			data++;
+			data_annotated += annotated;
+		}
 	}
 	for (o = 0; o < t->nr_objects; o++) {
 		uint32_t list = kms_object_modlist(t, o);
@@ -41,6 +100,7 @@ static int run(struct inspector *in, const void *settings, int argc,
 		named += kms_object_name(t, o) != NULL;
 		multi += list != KMS_NONE && kms_modlist_count(t, list) > 1;
 	}
+	count_classes(t, cs);
 
 #define STAT(key, label, value)						\
 	do {								\
@@ -55,26 +115,31 @@ static int run(struct inspector *in, const void *settings, int argc,
 		json_begin_object(&in->json, NULL);
 	STAT("symbols", "symbols", in->syms->nr);
 	STAT("text_symbols", "text symbols", text);
-	STAT("annotated_symbols", "annotated text symbols", annotated);
+	STAT("annotated_symbols", "annotated text symbols", text_annotated);
+	STAT("data_symbols", "data symbols", data);
+	STAT("annotated_data_symbols", "annotated data symbols",
+	     data_annotated);
 	STAT("sections", "sections", t->nr_sections);
 	STAT("ranges", "ranges", t->nr_ranges);
 	STAT("objects", "object entries", t->nr_objects);
 	STAT("named_objects", "object entries with a name", named);
 	STAT("multi_module_objects", "multi-module object entries", multi);
 	STAT("modules", "built-in modules", t->nr_modules);
-	STAT("text_bytes", "text bytes described",
-	     class_bytes(t, KMS_CLASS_TEXT));
+	STAT("text_bytes", "text bytes described", cs[KMS_CLASS_TEXT].bytes);
 	STAT("note_bytes", "note bytes (compressed)", t->blob_size);
+	STAT("note_padding", "of which padding",
+	     t->blob_size - KMS_HEADER_SIZE - t->payload_size);
 	STAT("image_bytes", "image bytes (uncompressed)", t->image_size);
 	STAT("strtab_bytes", "string bytes", t->strtab_size);
+#undef STAT
+	if (!in->opts->json && t->nr_ranges)
+		printf("%-28s %.2f\n", "note bytes per range",
+		       (double)t->blob_size / t->nr_ranges);
+	print_classes(in, cs);
 	if (in->opts->json) {
 		json_end_object(&in->json);
 		json_finish(&in->json);
-	} else if (t->nr_ranges) {
-		printf("%-28s %.2f\n", "note bytes per range",
-		       (double)t->blob_size / t->nr_ranges);
 	}
-#undef STAT
 	return 0;
 }
 

@@ -488,6 +488,7 @@ struct kms_error *kms_blob_decode(const void *blob, size_t size,
 	if (!t)
 		return &kms_error_nomem;
 	t->blob_size = size;
+	t->payload_size = payload_size;
 	t->image_size = image_size;
 	t->image = malloc(image_size);
 	if (!t->image) {

@@ -85,20 +85,40 @@ testrun_compare cat modules-all <<'EOF'
 	ADDR-ADDR bss [ext9] {inode.o}
 EOF
 
-# Counts that do not depend on the compiler.
-kms stats -t fx.kms "$v" | grep -vE '^(text bytes|note bytes)' > stats || fail "stats"
+# Counts that do not depend on the compiler: the classes' bytes do.
+kms stats -t fx.kms "$v" | grep -vE '^(text bytes|note bytes)' |
+	sed -E '/^class /,$ s/ +[0-9]+$/ N/' > stats || fail "stats"
 testrun_compare cat stats <<'EOF'
 symbols                      40
 text symbols                 34
 annotated text symbols       24
+data symbols                 6
+annotated data symbols       0
 sections                     2
 ranges                       17
 object entries               13
 object entries with a name   8
 multi-module object entries  1
 built-in modules             5
+of which padding             0
 image bytes (uncompressed)   452
 string bytes                 119
+
+class            sections   ranges        bytes
+text                    1       16 N
+init-text               1        1 N
+EOF
+# With every class, the module's variables are annotated too.
+kms stats -t all.kms "$v" | sed -E -n '/^(data symbols|annotated data)/p
+	/^class /,$ { s/ +[0-9]+$/ N/; p; }' > stats || fail "stats (every class)"
+testrun_compare cat stats <<'EOF'
+data symbols                 6
+annotated data symbols       3
+class            sections   ranges        bytes
+text                    1       16 N
+init-text               1        1 N
+data                    1        3 N
+bss                     1        1 N
 EOF
 kms dump -t fx.kms "$v" | sed -n '/^module lists/,$p' > dump || fail "dump"
 testrun_compare cat dump <<'EOF'

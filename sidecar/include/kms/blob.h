@@ -33,6 +33,7 @@ struct kms_tables {
 	unsigned char *image;		/* owned */
 	size_t image_size;
 	size_t blob_size;		/* the note descriptor, padding included */
+	size_t payload_size;		/* of it, the zstd frame */
 	uint32_t nr_sections;
 	struct kms_section *sections;	/* owned, nr_sections entries */
 	uint32_t nr_ranges;

@@ -6,6 +6,7 @@
  * (dwarf.c) place it, the map's own objects winning where both claim
  * bytes (gen_compare_pieces()), and what no unit holds is counted.
  */
+#include <elf.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,7 +23,13 @@ bool gen_is_lto_output(const char *file)
 	return !strcmp(file, "lto.tmp");
 }
 
-/* Keep the text of LTO's output aside: DWARF will say whose it is. */
+static bool lto_is_code(const struct gen *g, const struct piece *p)
+{
+	return g->sections[p->section].flags & SHF_EXECINSTR;
+}
+
+/* Keep LTO's output aside: DWARF will say whose it is (its data too, with
+ * --all-classes: the storage of the units' variables). */
 struct kms_error *gen_add_lto_piece(struct gen *g, uint32_t section,
 				    uint64_t start, uint64_t size)
 {
@@ -33,7 +40,10 @@ struct kms_error *gen_add_lto_piece(struct gen *g, uint32_t section,
 	if (!p)
 		return &kms_error_nomem;
 	p->object = KMS_NONE;
-	g->stats.lto_bytes += size;
+	if (lto_is_code(g, p))
+		g->stats.lto_bytes += size;
+	else
+		g->stats.lto_data_bytes += size;
 	return NULL;
 }
 
@@ -54,9 +64,11 @@ struct kms_error *gen_place_lto(struct gen *g, const char *map_path)
 }
 
 /*
- * What DWARF could not place of an LTO link's text: code in no compile
+ * What DWARF could not place of an LTO link's output: code in no compile
  * unit's ranges (top-level asm, functions the compiler made up) counts as
- * core kernel.  @g->pieces are sorted and do not overlap.
+ * core kernel, with a warning; data no variable describes (string
+ * literals, switch tables) is a gap, as in --dwarf mode, and only counted.
+ * @g->pieces are sorted and do not overlap.
  */
 void gen_check_lto_coverage(struct gen *g)
 {
@@ -64,7 +76,7 @@ void gen_check_lto_coverage(struct gen *g)
 
 	qsort(g->lto, g->nr_lto, sizeof(*g->lto), gen_compare_pieces);
 	for (i = 0; i < g->nr_lto; i++) {
-		uint64_t at = g->lto[i].start, end = g->lto[i].end;
+		uint64_t at = g->lto[i].start, end = g->lto[i].end, unplaced = 0;
 
 		while (k < g->nr_pieces && g->pieces[k].end <= at)
 			k++;
@@ -74,12 +86,16 @@ void gen_check_lto_coverage(struct gen *g)
 			if (p->start >= end)
 				break;
 			if (p->start > at)
-				g->stats.lto_unplaced += p->start - at;
+				unplaced += p->start - at;
 			if (p->end > at)
 				at = p->end;
 		}
 		if (at < end)
-			g->stats.lto_unplaced += end - at;
+			unplaced += end - at;
+		if (lto_is_code(g, &g->lto[i]))
+			g->stats.lto_unplaced += unplaced;
+		else
+			g->stats.lto_data_unplaced += unplaced;
 	}
 	if (g->stats.lto_unplaced)
 		gen_warn(g, "%zu of %zu bytes of LTO code lie in no compile unit's ranges; they count as core kernel",

@@ -284,13 +284,16 @@ static void print_stats(const struct cli *cli,
 	if (stats->lto_bytes)
 		fprintf(stderr, "lto text %zu unplaced %zu\n",
 			stats->lto_bytes, stats->lto_unplaced);
+	if (stats->lto_data_bytes)
+		fprintf(stderr, "lto data %zu unplaced %zu\n",
+			stats->lto_data_bytes, stats->lto_data_unplaced);
 	if (cli->opts.dwarf || stats->lto_bytes)
 		fprintf(stderr,
 			"dwarf units %zu unnamed %zu ranges %zu outside-text %zu overlaps %zu static-calls %zu paddings %zu\n",
 			stats->units, stats->skipped_units, stats->dwarf_ranges,
 			stats->outside_text, stats->overlaps,
 			stats->static_calls, stats->paddings);
-	if (cli->opts.dwarf && cli->opts.all_classes)
+	if ((cli->opts.dwarf || stats->lto_bytes) && cli->opts.all_classes)
 		fprintf(stderr,
 			"dwarf variables %zu unsized %zu discarded %zu outside %zu\n",
 			stats->variables, stats->unsized_variables,

@@ -288,29 +288,56 @@ static bool defined_at_zero(const struct units_reader *ur, Dwarf_Die *die)
 	return false;
 }
 
-/* A variable's storage, when its location is one DW_OP_addr. */
+/*
+ * The address of a location that is one operation naming an address:
+ * DW_OP_addr, or DWARF 5's DW_OP_addrx (and its GNU extension
+ * DW_OP_GNU_addr_index) indexing .debug_addr, as clang writes it.
+ */
+static bool location_address(Dwarf_Attribute *attr, uint64_t *ret)
+{
+	Dwarf_Attribute addr;
+	Dwarf_Addr value;
+	Dwarf_Op *ops;
+	size_t nops;
+
+	if (dwarf_getlocation(attr, &ops, &nops) || nops != 1)
+		return false;
+	switch (ops[0].atom) {
+	case DW_OP_addr:
+		*ret = ops[0].number;
+		return true;
+	case DW_OP_addrx:
+	case DW_OP_GNU_addr_index:
+		if (dwarf_getlocation_attr(attr, &ops[0], &addr) ||
+		    dwarf_formaddr(&addr, &value))
+			return false;
+		*ret = value;
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* A variable's storage, when its location is one address. */
 static struct kms_error *read_variable(struct units_reader *ur,
 				       Dwarf_Die *die, uint32_t unit)
 {
 	struct kms_dwarf_units *u = ur->u;
 	Dwarf_Attribute attr;
-	Dwarf_Op *ops;
-	uint64_t size;
-	size_t nops;
+	uint64_t addr, size;
 
 	if (!dwarf_attr(die, DW_AT_location, &attr) ||
-	    dwarf_getlocation(&attr, &ops, &nops) || nops != 1 ||
-	    ops[0].atom != DW_OP_addr)
+	    !location_address(&attr, &addr))
 		return NULL;
-	if (!ops[0].number && !defined_at_zero(ur, die)) {
+	if (!addr && !defined_at_zero(ur, die)) {
 		u->discarded_variables++;
 		return NULL;
 	}
 	size = variable_size(ur, die);
-	if (!size || size > UINT64_MAX - ops[0].number)
+	if (!size || size > UINT64_MAX - addr)
 		return NULL;
 	return push_range(&u->variables, &u->nr_variables, &ur->variables_cap,
-			  ops[0].number, ops[0].number + size, unit);
+			  addr, addr + size, unit);
 }
 
 /* DIEs whose children may be variables: functions' statics, namespaces. */

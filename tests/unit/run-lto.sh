@@ -9,7 +9,8 @@
 # (linked with ld -r before: machine code, not bitcode).  The listing is
 # the one without LTO, except for code no unit holds: top-level asm in C
 # (the fixture's ext9_iget.cold and ext9_fill_super.constprop.0 stand-ins)
-# counts as core kernel, with a warning.
+# counts as core kernel, with a warning.  With --all-classes, LTO's data
+# is placed by the units' variables.
 # shellcheck source=SCRIPTDIR/../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
@@ -55,12 +56,17 @@ EXPECT
 # the two differ: LTO lays the code out otherwise).
 kms_gen -q -f sidecar -o "$tmp/plain.kms" "$plain/vmlinux" ||
 	fail "kallmodsyms-gen without LTO"
-for b in plain lto; do
-	dir=${!b}
-	kms list -t "$tmp/$b.kms" "$dir/vmlinux" | cut -d' ' -f2- | sort > "$tmp/$b.list" ||
-		fail "kallmodsyms list ($b)"
-done
-testrun_compare sh -c "diff '$tmp/plain.list' '$tmp/lto.list' | grep '^[<>]'" <<'EXPECT'
+# differ PLAIN.kms LTO.kms: how the two listings differ.
+differ() {
+	local b
+	for b in plain lto; do
+		kms list -t "$tmp/$1" "${!b}/vmlinux" | cut -d' ' -f2- | sort > "$tmp/$b.list" ||
+			fail "kallmodsyms list -t $1"
+		shift
+	done
+	diff "$tmp/plain.list" "$tmp/lto.list" | grep '^[<>]'
+}
+cat > "$tmp/code.diff" <<'EXPECT'
 < T _stext	[ext9] {inode.o}
 < T _text	[ext9] {inode.o}
 > T _stext
@@ -70,6 +76,23 @@ testrun_compare sh -c "diff '$tmp/plain.list' '$tmp/lto.list' | grep '^[<>]'" <<
 < t ext9_iget.cold	[ext9] {inode.o}
 > t ext9_iget.cold
 EXPECT
+testrun_compare differ plain.kms lto.kms < "$tmp/code.diff"
+
+# With every class, LTO's data (the maps give it to lto.tmp too) is placed
+# by the units' variables, clang's DW_OP_addrx locations: every data
+# symbol reads as without LTO, and the code differs as above.
+kms_gen -s --all-classes -f sidecar -o "$tmp/lto-all.kms" "$lto/vmlinux" \
+	2> "$tmp/stats" || fail "kallmodsyms-gen --all-classes on the LTO fixture"
+testrun_compare grep -E '^(lto|dwarf variables) ' "$tmp/stats" <<'EXPECT'
+lto text 139 unplaced 3
+lto data 24 unplaced 0
+dwarf variables 6 unsized 0 discarded 1 outside 0
+EXPECT
+kms_gen -q --all-classes -f sidecar -o "$tmp/plain-all.kms" "$plain/vmlinux" ||
+	fail "kallmodsyms-gen --all-classes without LTO"
+testrun_compare differ plain-all.kms lto-all.kms < "$tmp/code.diff"
+grep -q '^B ext9_count	\[ext9\] {inode.o}$' "$tmp/lto.list" ||
+	fail "ext9_count is not annotated in the LTO build"
 
 # An LTO link needs the DWARF: without it, one line and nothing written.
 objcopy --strip-debug "$lto/vmlinux" "$tmp/stripped"

@@ -28,7 +28,8 @@
  *
  * On request, the units' variables too: the storage of every
  * DW_TAG_variable (at the top of a unit, or a function's static inside
- * subprograms and lexical blocks) whose DW_AT_location is one DW_OP_addr,
+ * subprograms and lexical blocks) whose DW_AT_location is one DW_OP_addr
+ * or DW_OP_addrx,
  * sized by its type: DW_AT_byte_size through typedefs and qualifiers, an
  * array's element size times its subranges' DW_AT_count or
  * DW_AT_upper_bound + 1 (an upper bound of -1: an empty array).  A

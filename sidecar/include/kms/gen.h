@@ -79,7 +79,8 @@ struct kms_gen_stats {
 	size_t ranges, attributions, modules, strtab_bytes;
 	size_t image_bytes, blob_bytes;
 	/* LTO links: text of LTO's output, ...in no unit's ranges */
-	size_t lto_bytes, lto_unplaced;
+	size_t lto_bytes, lto_unplaced;		/* code */
+	size_t lto_data_bytes, lto_data_unplaced;
 	/* DWARF mode, and LTO links */
 	size_t units, skipped_units;	/* compile units, ...without an object */
 	size_t dwarf_ranges, outside_text; /* their ranges, ...not in text */

@@ -12,6 +12,7 @@
 
 #include <kms/blob.h>
 #include <kms/error.h>
+#include <kms/format.h>
 #include <kms/gen.h>
 #include <kms/source.h>
 
@@ -77,6 +78,8 @@ static void usage(FILE *f)
 		"  -s, --stats           print counts and sizes on stderr\n"
 		"  -q, --quiet           no warnings\n"
 		"      --version         print the version\n"
+		"      --format-version  print the version of the format written\n"
+		"                        (FORMAT.md), alone, for kbuild's Kconfig\n"
 		"  -h, --help            this text\n"
 		"\n"
 		"Exit status: 0 on success, 1 on any error, 2 on bad usage.\n");
@@ -128,6 +131,7 @@ static const struct option longopts[] = {
 	{ "stats", no_argument, NULL, 's' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "version", no_argument, NULL, 'V' },
+	{ "format-version", no_argument, NULL, 'W' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -179,6 +183,7 @@ static int parse_options(int argc, char **argv, struct cli *cli)
 		case 's': cli->print_stats = true; break;
 		case 'q': opts->warnings = NULL; break;
 		case 'V': puts(PROG " " KMS_VERSION_STRING); return 0;
+		case 'W': printf("%d\n", KMS_VERSION); return 0;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}

@@ -14,6 +14,12 @@ cd "$tmp" || exit 1
 kms_gen -q -f sidecar -o fx.kms "$fx/vmlinux" || fail "sidecar"
 kms list -t fx.kms "$fx/vmlinux" > want || fail "list from the sidecar"
 
+# kbuild's Kconfig asks the tool which format version it writes: the one
+# in its notes (a sidecar is the note record: 12 bytes, the 12-byte name,
+# then the blob, whose version is at 4).
+kms_gen --format-version > version || fail "--format-version"
+testrun_compare sh -c "od -An -tu2 -j28 -N2 fx.kms | tr -d ' '" < version
+
 # Determinism: run it again, and from a copy of the tree elsewhere.
 kms_gen -q -f sidecar -o again.kms "$fx/vmlinux" || fail "sidecar again"
 assert_same fx.kms again.kms "two runs"

@@ -3,11 +3,18 @@
 #
 # Check a MODULE_LICENSE() removal series (kallmodsyms-audit --patches):
 # each patch applies alone to the pristine tree (patch -p1 --dry-run
-# -F0); with all of them applied (to a hard-linked copy, which patch
-# does not write through), every touched file an x86_64 allyesconfig
-# builds still compiles, "make path/file.o" only: no kernel is linked.
-# Prints one line per file (compiles, FAILS, or notbuilt: allyesconfig
-# on x86_64 does not build it) and a summary; exits 1 on a failure.
+# -F0) and only removes lines, each a whole MODULE_LICENSE("...");
+# statement or a blank line; with all of them applied (to a hard-linked copy, which patch
+# does not write through), every touched file that x86_64 can compile
+# still compiles, "make path/file.o" in an allyesconfig tree: no kernel
+# is linked.  kbuild compiles a single object whatever the config says,
+# so another architecture's file is tried too; one that fails is tried
+# again as it was before the series: failing then as well, it is a file
+# x86_64 cannot compile (its own architecture's headers), and the
+# removal of one statement line is all that was checked of it.
+# Prints one line per file (compiles; FAILS: compiles without the series,
+# not with it; otherarch: fails with and without; notbuilt: kbuild has no
+# rule for it) and a summary; exits 1 on a failure.
 #
 # usage: scripts/compile-module-license-series.sh SERIES SRCTREE WORKDIR
 #   SERIES   the directory --patches wrote (its "series" file)
@@ -29,6 +36,11 @@ while read -r p; do
 		die "$p does not apply alone to $pristine"
 	applies=$((applies + 1))
 done < "$series/series"
+# What the series changes: removed lines only, statements or blank.
+bad=$(awk '/^diff --git / { diff = 1 } /^-- $/ { diff = 0 }
+	diff && /^[-+]/ && !/^(---|\+\+\+) /' "$series"/0*.patch |
+	grep -Ev '^-(MODULE_LICENSE\("[^"]*"\);)?$')
+[ -z "$bad" ] || die "the series changes more than MODULE_LICENSE() lines: ${bad%%$'\n'*}"
 
 if [ ! -d "$src" ]; then
 	cp -al "$pristine" "$src.tmp" || die "cannot copy $pristine"
@@ -51,7 +63,28 @@ for f in "${files[@]}"; do
 done
 kmake -k -j"${KMS_JOBS:-1}" "${targets[@]}" > "$work/build.log" 2>&1
 
-compiles=0 fails=0 notbuilt=0
+# Files that do not compile with the series, as they were before it.
+failed=()
+for f in "${files[@]}"; do
+	o=${f%.c}.o
+	[ -f "$obj/$o" ] ||
+		grep -qF "No rule to make target '$o'" "$work/build.log" ||
+		failed+=("$f")
+done
+for f in "${failed[@]}"; do
+	mv "$src/$f" "$src/$f.kms-patched" && cp "$pristine/$f" "$src/$f" ||
+		die "cannot put back $f"
+done
+[ ${#failed[@]} = 0 ] ||
+	kmake -k -j"${KMS_JOBS:-1}" "${failed[@]/%.c/.o}" > "$work/pristine.log" 2>&1
+before=()
+for f in "${failed[@]}"; do
+	[ -f "$obj/${f%.c}.o" ] && before+=("$f")
+	rm -f "$obj/${f%.c}.o"
+	mv "$src/$f.kms-patched" "$src/$f" || die "cannot restore $f"
+done
+
+compiles=0 fails=0 notbuilt=0 otherarch=0
 for f in "${files[@]}"; do
 	o=${f%.c}.o
 	if [ -f "$obj/$o" ]; then
@@ -60,11 +93,15 @@ for f in "${files[@]}"; do
 	elif grep -qF "No rule to make target '$o'" "$work/build.log"; then
 		echo "notbuilt $f"
 		notbuilt=$((notbuilt + 1))
-	else
+	elif printf '%s\n' "${before[@]}" | grep -qxF "$f"; then
 		echo "FAILS $f"
 		fails=$((fails + 1))
+	else
+		echo "otherarch $f"
+		otherarch=$((otherarch + 1))
 	fi
 done
 echo "$applies patches apply alone; ${#files[@]} files: $compiles compile," \
-	"$fails fail, $notbuilt not built by x86_64 allyesconfig"
+	"$fails fail, $otherarch do not compile for x86_64 with or without the" \
+	"series, $notbuilt not built by x86_64 allyesconfig"
 [ "$fails" = 0 ]

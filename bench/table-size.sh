@@ -3,18 +3,21 @@
 #
 # The size of the tables, against two peers built from the same kernel:
 #
-#  - the earlier (unmerged) kallmodsyms series' layout.  It kept, per
-#    object-file text range (the ranges tile the text, so no sizes), a
-#    4-byte start offset, a 4-byte offset into a name table for the module
-#    or module list, and a 4-byte offset for the object file's name, plus
-#    the NUL-separated name table, all uncompressed in .rodata.  For the
-#    same ranges and names as our tables:
+#  - the earlier (unmerged) kallmodsyms series' layout.  It described
+#    text only: per object-file text range (the ranges tile the text, so
+#    no sizes), a 4-byte start offset, a 4-byte offset into a name table
+#    for the module or module list, and a 4-byte offset for the object
+#    file's name, plus the NUL-separated name table, all uncompressed in
+#    .rodata.  For the same ranges and names as our code-only tables
+#    (kallmodsyms-gen without --all-classes, made here from the build):
 #
 #	earlier = 12 * ranges + name table bytes
 #
 #    where ranges and name table bytes are those `kallmodsyms stats`
 #    prints (our string table holds exactly the module and object names,
-#    each NUL-terminated, once);
+#    each NUL-terminated, once).  The kernel's own note (every class, with
+#    CONFIG_KALLSYMS_ALL) is held against it: everything for what the
+#    earlier series paid for text;
 #  - 6.12's modules.builtin.ranges, the text file kbuild writes beside
 #    vmlinux (CONFIG_BUILTIN_MODULE_RANGES).
 #
@@ -38,22 +41,40 @@ row_header "table size, bytes"
 for config in "${configs[@]}"; do
 	kbuild=$(tests/kernel/build.sh "$config")
 	stats=$(mktemp)
+	code=$(mktemp)
+	build/kallmodsyms-gen -q -f sidecar -o "$code.kms" "$kbuild/vmlinux" ||
+		{ note "$config: kallmodsyms-gen failed"; exit 1; }
+	build/kallmodsyms stats -t "$code.kms" "$kbuild/vmlinux" > "$code"
 	build/kallmodsyms stats "$kbuild/vmlinux" > "$stats"
-	ranges=$(stat_of ranges "$stats")
+	ranges=$(stat_of ranges "$code")
+	strings=$(stat_of 'string bytes' "$code")
+	code_note=$(stat_of 'note bytes (compressed)' "$code")
+	code_image=$(stat_of 'image bytes (uncompressed)' "$code")
+	all_ranges=$(stat_of ranges "$stats")
 	note=$(stat_of 'note bytes (compressed)' "$stats")
+	padding=$(stat_of 'of which padding' "$stats")
 	image=$(stat_of 'image bytes (uncompressed)' "$stats")
-	strings=$(stat_of 'string bytes' "$stats")
-	rm -f "$stats"
-	[ -n "$ranges" ] && [ -n "$note" ] && [ -n "$image" ] &&
-		[ -n "$strings" ] || { note "$config: no stats"; exit 1; }
+	rm -f "$stats" "$code" "$code.kms"
+	[ -n "$ranges" ] && [ -n "$strings" ] && [ -n "$code_note" ] &&
+		[ -n "$note" ] && [ -n "$padding" ] && [ -n "$image" ] ||
+		{ note "$config: no stats"; exit 1; }
 	earlier=$((12 * ranges + strings))
 	mbr=$(stat -c %s "$kbuild/modules.builtin.ranges")
-	note "$config: $ranges ranges, $strings bytes of names"
-	row "$config: note vs earlier series' layout" "$note" "$earlier" B 0.5
-	row "$config: image (uncompressed) vs earlier layout" \
+	note "$config: code $ranges ranges, $strings bytes of names;" \
+		"the kernel's tables $all_ranges ranges"
+	row "$config: kernel's note (all classes) vs earlier layout" \
+		"$note" "$earlier" B 1.0
+	row "$config: ...without its link padding" \
+		"$((note - padding))" "$earlier" B 1.0
+	row "$config: code-only note vs earlier layout" \
+		"$code_note" "$earlier" B 0.5
+	row "$config: image (all classes) vs code-only image" \
+		"$image" "$code_image" B
+	row "$config: image (all classes) vs earlier layout" \
 		"$image" "$earlier" B
-	row "$config: note vs modules.builtin.ranges" "$note" "$mbr" B
+	row "$config: kernel's note vs modules.builtin.ranges" \
+		"$note" "$mbr" B
 	row "$config: note bytes per range vs earlier layout" \
-		"$(gawk -v a="$note" -v r="$ranges" 'BEGIN { printf "%.2f", a / r }')" \
+		"$(gawk -v a="$note" -v r="$all_ranges" 'BEGIN { printf "%.2f", a / r }')" \
 		"$(gawk -v a="$earlier" -v r="$ranges" 'BEGIN { printf "%.2f", a / r }')" B 0.5
 done

@@ -5,7 +5,8 @@
 # A build whose linked tables do not describe the final vmlinux must fail.
 # In a copy of the small kernel's build tree, relink vmlinux with a
 # generator that writes its objects from a doctored modules.builtin (as if
-# the tables were stale), while the final check reads the real one.
+# the tables were stale), while the final check reads the real one.  So
+# must one whose generator was replaced by one of another format version.
 # shellcheck source=SCRIPTDIR/../lib.sh
 . "$(dirname "$0")/../lib.sh"
 # shellcheck source=SCRIPTDIR/kernels.sh
@@ -44,5 +45,23 @@ make -C "$src" O="$copy" ARCH=x86_64 KALLMODSYMS_GEN="$KMS_BUILD/kallmodsyms-gen
 	${kmake_vars[@]+"${kmake_vars[@]}"} \
 	vmlinux > "$tmp/make2.log" 2>&1 ||
 	{ fail "relinking with the real generator"; tail -20 "$tmp/make2.log" >&2; }
+
+# A generator replaced, after the tree was configured, by one that writes
+# another format version (Kconfig is not asked again: the tool's name is
+# the same): the link fails before it starts, naming both versions.
+printf '#!/bin/sh\nexec "%s" "$@"\n' "$KMS_BUILD/kallmodsyms-gen" > "$tmp/tool"
+chmod +x "$tmp/tool"
+make -C "$src" O="$copy" ARCH=x86_64 KALLMODSYMS_GEN="$tmp/tool" \
+	${kmake_vars[@]+"${kmake_vars[@]}"} syncconfig > "$tmp/make3.log" 2>&1 ||
+	{ fail "syncconfig with the tool"; tail -20 "$tmp/make3.log" >&2; }
+grep -qx 'CONFIG_KALLMODSYMS=y' "$copy/.config" || fail "the tool was not accepted"
+printf '#!/bin/sh\ncase "$1" in --format-version) echo 3 ;; *) exit 1 ;; esac\n' > "$tmp/tool"
+status=0
+make -C "$src" O="$copy" ARCH=x86_64 KALLMODSYMS_GEN="$tmp/tool" \
+	${kmake_vars[@]+"${kmake_vars[@]}"} vmlinux > "$tmp/make4.log" 2>&1 || status=$?
+[ "$status" != 0 ] || fail "the build with a tool of format version 3 succeeded"
+testrun_compare sh -c "grep 'kallmodsyms format' '$tmp/make4.log' | sed 's|$tmp|TMP|'" <<'EOF'
+TMP/tool writes kallmodsyms format version 3, this kernel reads version 2.
+EOF
 
 finish

@@ -106,6 +106,22 @@ need_kernel() {
 	fi
 }
 
+# kernel_make ARGS...: make as build.sh runs it, through ccache where it is
+# installed: a test that relinks a copy of a build tree with another
+# KALLMODSYMS_GEN makes kbuild run syncconfig (Kconfig asks the tool for
+# its format version), which recompiles the tree; the cache makes that
+# cheap.
+kernel_make() {
+	local cache=${KALLMODSYMS_CACHE:-${XDG_CACHE_HOME:-${HOME:-/var/tmp}/.cache}/kallmodsyms}
+
+	if [ -z "${KMS_NO_CCACHE:-}" ] && [ -d /usr/lib/ccache ]; then
+		PATH=/usr/lib/ccache:$PATH CCACHE_DIR=${CCACHE_DIR:-$cache/ccache} \
+			make "$@"
+	else
+		make "$@"
+	fi
+}
+
 # as_built: expected lines of a listing (stdin) as this build has them;
 # both sides of a check go through it.  Clang lays an object's functions
 # out in another order than GCC: sorted.  ThinLTO also gives the functions

@@ -128,7 +128,7 @@ testrun_error 2 "kallmodsyms-audit: --allmodconfig needs -S SRCTREE" \
 # (n_null.c, vgacon.c and lib/glob.c said MODULE_LICENSE() before it): the
 # samples' bool object is left, which says it on purpose.
 testrun_compare audit -b "$kbuild" <<'EOF'
-samples/kallmodsyms/bool_notmod.c	CONFIG_SAMPLE_KALLMODSYMS_BOOL is bool	MODULE_LICENSE("GPL")	GPL-2.0	agree	MODULE_DESCRIPTION
+samples/kallmodsyms/bool_notmod.c	CONFIG_SAMPLE_KALLMODSYMS_BOOL is bool, needs a tristate at y	MODULE_LICENSE("GPL")	GPL-2.0	agree	MODULE_DESCRIPTION
 EOF
 
 # kconfig's answer is kept in the build tree for the next --modularity run

@@ -168,8 +168,9 @@ def _decompress(payload, image_size, decompressor):
 
 
 def decode(desc, decompressor=None):
-    """The image (bytes) of a blob: header checks, then the one zstd frame,
-    decompressed and its checksum verified (FORMAT.md 2).
+    """The image (bytes) of a blob, in its stored form (FORMAT.md 3.8):
+    header checks, then the one zstd frame, decompressed and its checksum
+    verified (FORMAT.md 2).
     decompressor: one of DECOMPRESSORS to force a way, None for the best."""
     if desc is None:
         raise KmsError("no kallmodsyms note", "no-note")
@@ -230,9 +231,11 @@ def _arrays(image):
 
 
 class Tables:
-    """The checked tables of one image (FORMAT.md section 3)."""
+    """The checked tables of one image (FORMAT.md section 3): as decode()
+    returns it, in its stored form (3.8), or restored, as a kernel keeps
+    it in memory (section 5) with stored=False."""
 
-    def __init__(self, image):
+    def __init__(self, image, stored=True):
         image = bytes(image)
         a = _arrays(image)
         self.nr_modules = a["nr_modules"]
@@ -248,7 +251,7 @@ class Tables:
         self._read_modlists(image, *a["modlists"])
         self._read_objects(image, *a["objects"])
         self._read_sections(image, *a["sections"], a["ranges"][2])
-        self._read_ranges(image, *a["ranges"])
+        self._read_ranges(image, *a["ranges"], stored)
         self.image_size = len(image)
         self.nr_modlist_words = a["modlists"][1]
         self.strtab_size = strtab_size
@@ -303,11 +306,33 @@ class Tables:
             raise KmsError("sections hold %u ranges, the header says %u"
                            % (first, nr_ranges), "bad-section")
 
-    def _read_ranges(self, image, starts_off, robj_off, nr_ranges, width):
-        self.starts = list(struct.unpack_from("<%uI" % nr_ranges, image,
-                                              starts_off))
-        objs = struct.unpack_from("<%u%s" % (nr_ranges, "HI"[width == 4]),
-                                  image, robj_off)
+    def _restore(self, image, starts_off, robj_off, nr_ranges, width):
+        """The two range columns of a stored image (FORMAT.md 3.8): byte
+        planes transposed back, each section's starts summed."""
+        def column(off, nbytes):
+            planes = [image[off + p * nr_ranges:off + (p + 1) * nr_ranges]
+                      for p in range(nbytes)]
+            return [sum(b << (8 * p) for p, b in enumerate(v))
+                    for v in zip(*planes)]
+        diffs = column(starts_off, 4)
+        starts = []
+        for _cls, first, n, _start, _end in self.sections:
+            total = 0
+            for d in diffs[first:first + n]:
+                total = (total + d) & 0xFFFFFFFF
+                starts.append(total)
+        return starts, column(robj_off, width)
+
+    def _read_ranges(self, image, starts_off, robj_off, nr_ranges, width,
+                     stored):
+        if stored:
+            self.starts, objs = self._restore(image, starts_off, robj_off,
+                                              nr_ranges, width)
+        else:
+            self.starts = list(struct.unpack_from("<%uI" % nr_ranges, image,
+                                                  starts_off))
+            objs = struct.unpack_from("<%u%s" % (nr_ranges, "HI"[width == 4]),
+                                      image, robj_off)
         self.range_objects = [NONE if width == 2 and o == NONE16 else o
                               for o in objs]
         last_end = {}

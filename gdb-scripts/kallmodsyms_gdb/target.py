@@ -194,7 +194,7 @@ class Kernel:
             while len(data) < size:
                 data += self.read(image + len(data), size - len(data))
             try:
-                _tables_cache[key] = Tables(data)
+                _tables_cache[key] = Tables(data, stored=False)
             except KmsError as e:
                 raise KmsError("the kernel's tables at %#x: %s"
                                % (image, e)) from None

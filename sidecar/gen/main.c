@@ -65,7 +65,7 @@ static void usage(FILE *f)
 		"      --no-modularity   modules.builtin's word (the default)\n"
 		"      --all-classes     every section kallsyms lists symbols in\n"
 		"                        (data, rodata, bss, init, per-CPU), not\n"
-		"                        text alone (format version 2's classes);\n"
+		"                        text alone (the format's section classes);\n"
 		"                        with --dwarf, data is where the compile\n"
 		"                        units' variables lie (data without one,\n"
 		"                        such as string literals, is nobody's)\n"

@@ -296,18 +296,101 @@ static struct buf sample_image(struct layout *l)
 	return build_image(&sample, NULL, 0, l);
 }
 
-/* One zstd frame of @data (content size and checksum as the writer). */
-enum { NO_CHECKSUM = 1, NO_CONTENT_SIZE = 2 };
+/* Set stored value @i of a column of @n values of @width bytes in planes. */
+static void plane_put(unsigned char *col, uint32_t n, unsigned int width,
+		      uint32_t i, uint32_t v)
+{
+	unsigned int p;
 
-static struct buf zstd_frame(const void *data, size_t size, int level,
+	for (p = 0; p < width; p++)
+		col[(size_t)p * n + i] = v >> (8 * p);
+}
+
+/* Transpose @n values of @width bytes at @col into @width planes. */
+static void to_planes(unsigned char *col, uint32_t n, unsigned int width)
+{
+	unsigned char *t = malloc((size_t)n * width + 1);
+	uint32_t i;
+
+	if (!t)
+		die("out of memory");
+	for (i = 0; i < n; i++) {
+		uint32_t v = width == 4 ? kms_get_le32(col + 4 * (size_t)i) :
+			(uint32_t)col[2 * (size_t)i] |
+			(uint32_t)col[2 * (size_t)i + 1] << 8;
+
+		plane_put(t, n, width, i, v);
+	}
+	memcpy(col, t, (size_t)n * width);
+	free(t);
+}
+
+/*
+ * The stored form of an image (FORMAT.md 3.8), written here apart from
+ * the library's encoder: each section's starts as differences from the
+ * one before, both range columns in byte planes.  An image whose arrays
+ * or sections readers refuse before they restore is stored as it is.
+ */
+static struct buf stored_form(const void *data, size_t size)
+{
+	const unsigned char *h = data;
+	struct buf b = { 0 };
+	uint32_t nr_sections, nr, first = 0, k, i;
+	uint64_t sec_off, starts_off, robj_off, sum = 0;
+	unsigned int width;
+
+	append(&b, data, size);
+	if (size < KMS_IMAGE_HEADER_SIZE)
+		return b;
+	nr_sections = kms_get_le32(h + KMS_IMG_NR_SECTIONS);
+	nr = kms_get_le32(h + KMS_IMG_NR_RANGES);
+	sec_off = kms_get_le32(h + KMS_IMG_SECTIONS_OFF);
+	starts_off = kms_get_le32(h + KMS_IMG_STARTS_OFF);
+	robj_off = kms_get_le32(h + KMS_IMG_RANGE_OBJECTS_OFF);
+	width = kms_get_le32(h + KMS_IMG_NR_OBJECTS) <= KMS_NARROW_OBJECTS_MAX ?
+		2 : 4;
+	if (sec_off + 12 * (uint64_t)nr_sections > size ||
+	    starts_off + 4 * (uint64_t)nr > size ||
+	    robj_off + width * (uint64_t)nr > size)
+		return b;
+	for (k = 0; k < nr_sections; k++)
+		sum += kms_get_le32(h + sec_off + 12 * k + 4);
+	if (sum != nr)
+		return b;
+	for (k = 0; k < nr_sections; k++) {
+		uint32_t n = kms_get_le32(h + sec_off + 12 * k + 4);
+
+		for (i = first + n - 1; i > first; i--)
+			put_le32(&b, starts_off + 4 * i,
+				 kms_get_le32(h + starts_off + 4 * i) -
+				 kms_get_le32(h + starts_off + 4 * (i - 1)));
+		first += n;
+	}
+	to_planes(b.p + starts_off, nr, 4);
+	to_planes(b.p + robj_off, nr, width);
+	return b;
+}
+
+/*
+ * One zstd frame of the stored form of @data (content size and checksum
+ * as the writer), or of @data itself with AS_IS.
+ */
+enum { NO_CHECKSUM = 1, NO_CONTENT_SIZE = 2, AS_IS = 4 };
+
+static struct buf zstd_frame(const void *image, size_t size, int level,
 			     int opts)
 {
 	ZSTD_CCtx *cctx = ZSTD_createCCtx();
-	struct buf f = { 0 };
+	struct buf f = { 0 }, stored = { 0 };
+	const void *data = image;
 	size_t n;
 
 	if (!cctx)
 		die("out of memory");
+	if (!(opts & AS_IS)) {
+		stored = stored_form(image, size);
+		data = stored.p ? stored.p : image;
+	}
 	check(KMS_RESERVE(f.p, f.cap, ZSTD_compressBound(size)));
 	ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, level);
 	ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag,
@@ -330,6 +413,7 @@ static struct buf zstd_frame(const void *data, size_t size, int level,
 	if (ZSTD_isError(n))
 		die("zstd: %s", ZSTD_getErrorName(n));
 	ZSTD_freeCCtx(cctx);
+	release(&stored);
 	return f;
 }
 
@@ -702,7 +786,7 @@ static void zstd_cases(void)
 	release(&p);
 	release(&q);
 
-	/* Without the frame checksum, which version 2 requires. */
+	/* Without the frame checksum, which versions 2 and 3 require. */
 	p = zstd_frame(img.p, img.len, KMS_ZSTD_LEVEL, NO_CHECKSUM);
 	emit_payload_case("zstd-no-checksum", &img, p, "bad-frame");
 
@@ -739,7 +823,7 @@ static void header_cases(void)
 			 "bad-version");
 	emit_header_case("header-version-1", KMS_HDR_VERSION, 1, 2,
 			 "bad-version");
-	emit_header_case("header-version-3", KMS_HDR_VERSION, 3, 2,
+	emit_header_case("header-version-4", KMS_HDR_VERSION, 4, 2,
 			 "bad-version");
 	emit_header_case("header-version-max", KMS_HDR_VERSION, 0xffff, 2,
 			 "bad-version");
@@ -844,7 +928,7 @@ static void padding_cases(void)
 /*
  * Version-1 notes (FORMAT.md 8): a version-1 image of the sample's text
  * (text_size, 8-byte ranges, objects, module lists, strings) with its
- * CRC-32, compressed and raw.  A version-2 reader refuses both.
+ * CRC-32, compressed and raw.  A version-3 reader refuses both.
  */
 static struct buf v1_image(void)
 {
@@ -885,7 +969,7 @@ static void v1_cases(void)
 {
 	struct buf img = v1_image(), frame, b;
 
-	frame = zstd_frame(img.p, img.len, KMS_ZSTD_LEVEL, 0);
+	frame = zstd_frame(img.p, img.len, KMS_ZSTD_LEVEL, AS_IS);
 	b = blob_of(&img, &frame, KMS_FLAG_ZSTD);
 	b.p[KMS_HDR_VERSION] = 1;
 	put_le32(&b, 20, kms_crc32(img.p, img.len));
@@ -899,6 +983,47 @@ static void v1_cases(void)
 	refuse("v1-raw", "bad-version");
 	emit_blob("v1-raw", b);
 	release(&img);
+}
+
+/*
+ * Version 3's stored form (FORMAT.md 3.8 and 9): a version-2 note (the
+ * image as it is, version 2) is refused for its version; stored starts
+ * whose differences restore to starts a section may not have are
+ * refused as the same starts would be in the image.
+ */
+static void emit_stored_case(const char *name, uint32_t i, uint32_t d)
+{
+	struct layout l;
+	struct buf img = sample_image(&l), stored = stored_form(img.p, img.len);
+	struct buf frame;
+
+	plane_put(stored.p + l.off[STARTS], sample.nr_ranges, 4, i, d);
+	frame = zstd_frame(stored.p, stored.len, KMS_ZSTD_LEVEL, AS_IS);
+	refuse(name, "bad-range");
+	emit_blob(name, blob_of(&img, &frame, KMS_FLAG_ZSTD));
+	release(&frame);
+	release(&stored);
+	release(&img);
+}
+
+static void v3_cases(void)
+{
+	struct layout l;
+	struct buf img = sample_image(&l), frame, b;
+
+	frame = zstd_frame(img.p, img.len, KMS_ZSTD_LEVEL, AS_IS);
+	b = blob_of(&img, &frame, KMS_FLAG_ZSTD);
+	b.p[KMS_HDR_VERSION] = 2;
+	refuse("v2-sample", "bad-version");
+	emit_blob("v2-sample", b);
+	release(&frame);
+	release(&img);
+
+	/* Range 1 (0x40, after 0x10): a difference of 0, and of -1. */
+	emit_stored_case("stored-difference-zero", 1, 0);
+	emit_stored_case("stored-difference-wraps", 1, KMS_NONE);
+	/* The per-CPU section's last range (0x80) pushed to its end. */
+	emit_stored_case("stored-difference-past-end", 12, 0x100 - 0x40);
 }
 
 /*
@@ -1344,6 +1469,7 @@ int main(int argc, char **argv)
 	header_cases();
 	padding_cases();
 	v1_cases();
+	v3_cases();
 	zstd_cases();
 	container_cases();
 	for (k = 2; k < argc; k++)

@@ -14,17 +14,29 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* Range @i of section @k is where a lookup of its start finds it. */
+static void check_found(const struct kms_tables *t, uint32_t k, uint32_t i)
+{
+	uint32_t found;
+
+	if (kms_tables_find(t, kms_class_base(t->sections[k].cls),
+			    kms_range_start(t, i), &found) != i || found != k)
+		abort();
+}
+
 static void walk(const struct kms_tables *t)
 {
 	volatile size_t sum = 0;
 	uint32_t i, k;
 
+	for (k = 0; k < t->nr_sections; k++)
+		for (i = t->sections[k].first;
+		     i < t->sections[k].first + t->sections[k].nr_ranges; i++)
+			check_found(t, k, i);
 	for (i = 0; i < t->nr_ranges; i++) {
 		uint32_t obj = kms_range_object(t, i);
 
 		sum += kms_range_end(t, i) - kms_range_start(t, i);
-		if (kms_tables_find_range(t, kms_range_start(t, i)) != i)
-			abort();
 		if (obj == 0xffffffffu)
 			continue;
 		if (kms_object_name(t, obj))

@@ -57,7 +57,8 @@ static void differential(const u8 *desc, u32 size)
 /* Every range's first and last byte, looked up from its section's base. */
 static void show_ranges(struct seq_file *m)
 {
-	unsigned int cursor = KMS_NONE;
+	/* Out of range at first: the cursor is checked before it is used. */
+	struct kallmodsyms_cursor cursor = { KMS_NONE, KMS_NONE, KMS_NONE };
 	u32 k, i, first = 0;
 
 	for (k = 0; k < kms.nr_sections; k++) {

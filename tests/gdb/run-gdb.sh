@@ -91,7 +91,7 @@ patch_byte() { # FILE OFFSET HEXBYTE
 	printf '%b' "\\x$3" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
 }
 cp "$vmlinux" vmlinux.noname && patch_byte vmlinux.noname "$name" 78
-cp "$vmlinux" vmlinux.version && patch_byte vmlinux.version $((desc + 4)) 03
+cp "$vmlinux" vmlinux.version && patch_byte vmlinux.version $((desc + 4)) 02
 cp "$vmlinux" vmlinux.crc &&
 	patch_byte vmlinux.crc $((desc + 20)) "$(printf '%02x' $(( 0x$(od -An -tx1 -j $((desc + 20)) -N1 "$vmlinux" | tr -d ' ') ^ 0xff )))"
 for what in noname version crc; do
@@ -99,7 +99,7 @@ for what in noname version crc; do
 		fail "gdb on vmlinux.$what"
 done
 check_error bad-noname "lx-kallmodsyms: $tmp/vmlinux.noname has no kallmodsyms note: built without CONFIG_KALLMODSYMS?"
-check_error bad-version "lx-kallmodsyms: $tmp/vmlinux.version: format version 3, these helpers read version 2"
+check_error bad-version "lx-kallmodsyms: $tmp/vmlinux.version: format version 2, these helpers read version 3"
 check_error bad-crc "lx-kallmodsyms: $tmp/vmlinux.crc: bad note header"
 
 #

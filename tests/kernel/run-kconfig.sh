@@ -19,17 +19,17 @@ src=$(cd "$kbuild/../src" && pwd)
 gen=$KMS_BUILD/kallmodsyms-gen
 
 # A tool that writes another format version.
-cat > "$tmp/gen3" <<'GEN'
+cat > "$tmp/gen4" <<'GEN'
 #!/bin/sh
-case "$1" in --format-version) echo 3 ;; *) exit 1 ;; esac
+case "$1" in --format-version) echo 4 ;; *) exit 1 ;; esac
 GEN
-chmod +x "$tmp/gen3"
+chmod +x "$tmp/gen4"
 
 # What the tree's own script reports (Kconfig and link-vmlinux.sh use it).
-testrun_compare sh -c "for t in '$gen' '$tmp/gen3' '$tmp/missing' /bin/true; do
+testrun_compare sh -c "for t in '$gen' '$tmp/gen4' '$tmp/missing' /bin/true; do
 	sh '$src/scripts/kallmodsyms-gen-format.sh' \"\$t\"; done" <<'OUT'
-2
 3
+4
 0
 0
 OUT
@@ -53,7 +53,7 @@ configure() {
 }
 
 testrun_compare configure "$gen" <<'OUT'
-CONFIG_KALLMODSYMS_GEN_FORMAT=2
+CONFIG_KALLMODSYMS_GEN_FORMAT=3
 CONFIG_KALLMODSYMS=y
 CONFIG_SAMPLE_KALLMODSYMS=y
 CONFIG_SAMPLE_KALLMODSYMS_BOOL=y
@@ -65,15 +65,15 @@ CONFIG_SAMPLE_KALLMODSYMS=y
 CONFIG_SAMPLE_KALLMODSYMS_BOOL=y
 OUT
 # A tool of another format version: the same.
-testrun_compare configure "$tmp/gen3" <<'OUT'
-CONFIG_KALLMODSYMS_GEN_FORMAT=3
+testrun_compare configure "$tmp/gen4" <<'OUT'
+CONFIG_KALLMODSYMS_GEN_FORMAT=4
 CONFIG_SAMPLE_KALLMODSYMS=y
 CONFIG_SAMPLE_KALLMODSYMS_BOOL=y
 OUT
 # Modular samples: their directory is descended into for modules only, so
 # the bool objects would not be linked; Kconfig does not offer them.
 testrun_compare configure "$gen" SAMPLE_KALLMODSYMS=m SAMPLE_KALLMODSYMS_BOOL=y <<'OUT'
-CONFIG_KALLMODSYMS_GEN_FORMAT=2
+CONFIG_KALLMODSYMS_GEN_FORMAT=3
 CONFIG_KALLMODSYMS=y
 CONFIG_SAMPLE_KALLMODSYMS=m
 OUT

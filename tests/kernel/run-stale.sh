@@ -57,12 +57,12 @@ grep -qx 'CONFIG_KALLMODSYMS=y' "$copy/.config" || fail "the tool was not accept
 # The generator replaced, after the tree was configured, by one that
 # writes another format version (Kconfig is not asked again: the tool's
 # name is the same): the link fails before it starts, naming both.
-printf '#!/bin/sh\ncase "$1" in --format-version) echo 3 ;; *) exit 1 ;; esac\n' > "$tool"
+printf '#!/bin/sh\ncase "$1" in --format-version) echo 4 ;; *) exit 1 ;; esac\n' > "$tool"
 status=0
-relink "$tmp/make3.log" || status=$?
-[ "$status" != 0 ] || fail "the build with a tool of format version 3 succeeded"
-testrun_compare sh -c "grep 'kallmodsyms format' '$tmp/make3.log' | sed 's|$tmp|TMP|'" <<'EOF'
-TMP/tool writes kallmodsyms format version 3, this kernel reads version 2.
+relink "$tmp/make4.log" || status=$?
+[ "$status" != 0 ] || fail "the build with a tool of format version 4 succeeded"
+testrun_compare sh -c "grep 'kallmodsyms format' '$tmp/make4.log' | sed 's|$tmp|TMP|'" <<'EOF'
+TMP/tool writes kallmodsyms format version 4, this kernel reads version 3.
 EOF
 
 finish

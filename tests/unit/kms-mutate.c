@@ -7,10 +7,13 @@
  * IN and OUT are sidecar (note record) files.  Each EDIT changes the blob:
  *   hdr:OFF=VAL      store le32 VAL at header offset OFF
  *   hdr16:OFF=VAL    store le16 VAL at header offset OFF
- *   img:OFF=VAL      store le32 VAL at image offset OFF; the image is then
- *                    recompressed (with its frame checksum) and its sizes
- *                    recomputed, so only the validation of the image
- *                    itself can catch it.  OFF may be ARRAY+N, ARRAY one
+ *   img:OFF=VAL      store le32 VAL at image offset OFF of the image as
+ *                    readers restore it (FORMAT.md 3.8); the image is
+ *                    then stored again (where its edited header and
+ *                    sections still place the range columns: a reader
+ *                    refuses it before restoring otherwise), recompressed
+ *                    with its frame checksum and its sizes recomputed, so
+ *                    only the validation of the image itself can catch it.  OFF may be ARRAY+N, ARRAY one
  *                    of sections, starts, range_objects, objects,
  *                    modlists, strtab (from the image header)
  *   imgbyte:OFF=VAL  the same for one byte
@@ -114,6 +117,8 @@ int main(int argc, char **argv)
 	if (ZSTD_decompress(img, img_size, blob + KMS_HEADER_SIZE,
 			    blob_size - KMS_HEADER_SIZE) != img_size)
 		die("input does not decompress");
+	if (kms_image_restore(img, img_size))
+		die("input's image does not restore");
 
 	for (i = 3; i < argc; i++) {
 		unsigned long off, val;
@@ -163,6 +168,8 @@ int main(int argc, char **argv)
 		unsigned char *nb;
 		size_t csize;
 
+		/* An error leaves it as edited: see img: above. */
+		kms_error_destroy(kms_image_store(img, img_size));
 		cap = ZSTD_compressBound(img_size);
 		nb = malloc(KMS_HEADER_SIZE + cap);
 		if (!cctx || !nb)

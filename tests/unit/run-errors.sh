@@ -92,8 +92,9 @@ while IFS='|' read -r edit message; do
 done <<'EOF'
 truncate=10|10 bytes, shorter than the 32-byte header
 hdr:0=0x41414141|bad magic
-hdr16:4=1|format version 1, this reader knows version 2
-hdr16:4=3|format version 3, this reader knows version 2
+hdr16:4=1|format version 1, this reader knows version 3
+hdr16:4=2|format version 2, this reader knows version 3
+hdr16:4=4|format version 4, this reader knows version 3
 hdr16:6=40|header size 40, expected 32
 hdr:8=3|flags 0x3, expected 0x1
 hdr:8=0|flags 0, expected 0x1

@@ -44,7 +44,7 @@ kms_gen -q -f object -o note.o "$fx/vmlinux" || fail "object"
 kms_gen -q -f object -o note2.o "$fx/vmlinux" || fail "object again"
 assert_same note.o note2.o "two objects"
 testrun_compare sh -c "readelf -SW note.o | grep -o '\.note\.kallmodsyms *NOTE.*'" <<'EOF'
-.note.kallmodsyms NOTE            0000000000000000 000040 000138 00   A  0   0  4
+.note.kallmodsyms NOTE            0000000000000000 000040 000120 00   A  0   0  4
 EOF
 ld --no-warn-rwx-segments -T "$lds" -o linked "$fx/vmlinux.o" note.o ||
 	fail "link with note.o"
@@ -91,7 +91,7 @@ objcopy -O binary appended after.bin
 assert_same before.bin after.bin "loaded image before and after append"
 # Name, type, address, size, and 9 columns: no flags, so not allocated.
 testrun_compare sh -c "readelf -SW appended | grep -o '\.note\.kallmodsyms *NOTE.*' | awk '{ print \$1, \$2, \$3, \$5, NF }'" <<'EOF'
-.note.kallmodsyms NOTE 0000000000000000 000138 9
+.note.kallmodsyms NOTE 0000000000000000 000120 9
 EOF
 cp appended twice
 kms_gen -q -f append -m "$fx/vmlinux.map" -b "$fx" twice || fail "append again"
@@ -130,10 +130,10 @@ assert_same want got-notes "/sys/kernel/notes copy"
 # section.
 testrun_compare kms note sys-kernel-notes <<'EOF'
 note_offset 24
-note_size 312
+note_size 288
 name_offset 36
 desc_offset 48
-desc_size 285
+desc_size 264
 EOF
 kms note linked > where || fail "note of the linked image"
 read -r addr off size < <(readelf -SW linked |
@@ -142,8 +142,8 @@ testrun_compare grep -v _offset where <<EOF
 section .notes
 section_address $(printf "0x%x" "0x$addr")
 section_size $((0x$size))
-note_size 312
-desc_size 285
+note_size 288
+desc_size 264
 EOF
 testrun_compare grep -x "section_offset $((0x$off))" where <<EOF
 section_offset $((0x$off))
@@ -157,7 +157,7 @@ testrun_compare python3 -c '
 import json
 n = json.load(open("where.json"))
 print(n["section"], n["section_address"], n["note_size"], n["desc_size"])' <<'EOF'
-.note.kallmodsyms 0x0 312 285
+.note.kallmodsyms 0x0 288 264
 EOF
 testrun_error 1 "kallmodsyms: $fx/vmlinux: no kallmodsyms note (not generated for this vmlinux?)" \
 	kms note "$fx/vmlinux"

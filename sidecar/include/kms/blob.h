@@ -58,6 +58,18 @@ struct kms_error *kms_blob_decode(const void *blob, size_t size,
 
 void kms_tables_destroy(struct kms_tables *tables);
 
+/*
+ * The stored form of an image (FORMAT.md 3.8), in place: kms_image_store()
+ * turns the image of @size bytes into the bytes a payload holds (each
+ * section's starts as differences, both range columns in byte planes),
+ * kms_image_restore() turns them back.  Neither validates more than it
+ * needs: they refuse an image whose header or sections do not place its
+ * range columns inside it.  The encoder and decoder call them; so may
+ * tools that edit images.
+ */
+struct kms_error *kms_image_store(unsigned char *img, size_t size);
+struct kms_error *kms_image_restore(unsigned char *img, size_t size);
+
 static inline uint32_t kms_get_le32(const unsigned char *p)
 {
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Constants and layout of the kallmodsyms note, version 2.  FORMAT.md is the
+ * Constants and layout of the kallmodsyms note, version 3.  FORMAT.md is the
  * specification; this header only names what it defines.  Every multi-byte
  * field is little-endian on disk.
  */
@@ -12,8 +12,8 @@
 #define KMS_NOTE_TYPE		0x4b4d5301u
 #define KMS_NOTE_SECTION	".note.kallmodsyms"
 
-#define KMS_MAGIC		"KMS1"	/* the family: unchanged in version 2 */
-#define KMS_VERSION		2
+#define KMS_MAGIC		"KMS1"	/* the family: unchanged since version 1 */
+#define KMS_VERSION		3
 #define KMS_HEADER_SIZE		32
 #define KMS_FLAG_ZSTD		0x1u
 #define KMS_FLAGS_REQUIRED	KMS_FLAG_ZSTD	/* flags must equal this */

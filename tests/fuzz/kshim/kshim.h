@@ -50,6 +50,15 @@ static inline u32 get_unaligned_le32(const void *p)
 
 	return (u32)b[0] | (u32)b[1] << 8 | (u32)b[2] << 16 | (u32)b[3] << 24;
 }
+static inline void put_unaligned_le32(u32 v, void *p)
+{
+	u8 *b = p;
+
+	b[0] = v;
+	b[1] = v >> 8;
+	b[2] = v >> 16;
+	b[3] = v >> 24;
+}
 
 /* printk: silent unless KSHIM_VERBOSE is set; the last line is kept. */
 extern char kshim_last_log[256];
@@ -75,6 +84,14 @@ static inline void *kvmalloc(size_t size, gfp_t gfp)
 {
 	(void)gfp;
 	return malloc(size);
+}
+/* As the kernel's: NULL when @n * @size overflows. */
+static inline void *kvmalloc_array(size_t n, size_t size, gfp_t gfp)
+{
+	(void)gfp;
+	if (size && n > SIZE_MAX / size)
+		return NULL;
+	return malloc(n * size);
 }
 static inline void kvfree(const void *p)
 {

@@ -8,12 +8,13 @@
  *   hdr:OFF=VAL      store le32 VAL at header offset OFF
  *   hdr16:OFF=VAL    store le16 VAL at header offset OFF
  *   img:OFF=VAL      store le32 VAL at image offset OFF of the image as
- *                    readers restore it (FORMAT.md 3.8); the image is
- *                    then stored again (where its edited header and
- *                    sections still place the range columns: a reader
- *                    refuses it before restoring otherwise), recompressed
- *                    with its frame checksum and its sizes recomputed, so
- *                    only the validation of the image itself can catch it.  OFF may be ARRAY+N, ARRAY one
+ *                    readers restore it (FORMAT.md 3.8); the range columns
+ *                    are then stored again where and as the input's header
+ *                    and sections place them (edits to those must not
+ *                    change how the columns compress), the image
+ *                    recompressed with its frame checksum and its sizes
+ *                    recomputed, so only the validation of the image itself
+ *                    can catch it.  OFF may be ARRAY+N, ARRAY one
  *                    of sections, starts, range_objects, objects,
  *                    modlists, strtab (from the image header)
  *   imgbyte:OFF=VAL  the same for one byte
@@ -26,6 +27,7 @@
  *   raw              write the bare blob, not a note record
  * Offsets and values are C integers (0x.. accepted).
  */
+#define ZSTD_STATIC_LINKING_ONLY	/* ZSTD_c_useBlockSplitter */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +59,37 @@ static unsigned char *slurp(const char *path, size_t *size)
 	return buf;
 }
 
+/*
+ * Store the range columns of the edited image @img (FORMAT.md 3.8) by the
+ * layout of @orig, the input's restored image of the same size: the
+ * columns' bytes go through a copy of @orig, which kms_image_store() reads
+ * the layout of, and come back in their stored form.
+ */
+static void store_as(unsigned char *img, const unsigned char *orig,
+		     size_t size)
+{
+	unsigned int width = kms_get_le32(orig + KMS_IMG_NR_OBJECTS) <=
+		KMS_NARROW_OBJECTS_MAX ? 2 : 4;
+	size_t n = kms_get_le32(orig + KMS_IMG_NR_RANGES);
+	size_t col[2][2] = {
+		{ kms_get_le32(orig + KMS_IMG_STARTS_OFF), 4 * n },
+		{ kms_get_le32(orig + KMS_IMG_RANGE_OBJECTS_OFF), width * n },
+	};
+	unsigned char *tmp = malloc(size);
+	int k;
+
+	if (!tmp)
+		die("out of memory");
+	memcpy(tmp, orig, size);
+	for (k = 0; k < 2; k++)
+		memcpy(tmp + col[k][0], img + col[k][0], col[k][1]);
+	if (kms_image_store(tmp, size))
+		die("input's image does not store");
+	for (k = 0; k < 2; k++)
+		memcpy(img + col[k][0], tmp + col[k][0], col[k][1]);
+	free(tmp);
+}
+
 static unsigned long image_offset(const unsigned char *img, const char *spec,
 				  char **end)
 {
@@ -85,7 +118,7 @@ static unsigned long image_offset(const unsigned char *img, const char *spec,
 
 int main(int argc, char **argv)
 {
-	unsigned char *file, *blob, *img, *out;
+	unsigned char *file, *blob, *img, *orig, *out;
 	size_t file_size, blob_size, img_size, out_size;
 	const void *desc;
 	size_t desc_size, cap;
@@ -119,6 +152,10 @@ int main(int argc, char **argv)
 		die("input does not decompress");
 	if (kms_image_restore(img, img_size))
 		die("input's image does not restore");
+	orig = malloc(img_size);
+	if (!orig)
+		die("out of memory");
+	memcpy(orig, img, img_size);
 
 	for (i = 3; i < argc; i++) {
 		unsigned long off, val;
@@ -168,8 +205,7 @@ int main(int argc, char **argv)
 		unsigned char *nb;
 		size_t csize;
 
-		/* An error leaves it as edited: see img: above. */
-		kms_error_destroy(kms_image_store(img, img_size));
+		store_as(img, orig, img_size);
 		cap = ZSTD_compressBound(img_size);
 		nb = malloc(KMS_HEADER_SIZE + cap);
 		if (!cctx || !nb)
@@ -178,6 +214,11 @@ int main(int argc, char **argv)
 		ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel,
 				       KMS_ZSTD_LEVEL);
 		ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 1);
+#ifdef ZSTD_c_useBlockSplitter
+		/* As the writer compresses: an edited note fits its room. */
+		ZSTD_CCtx_setParameter(cctx, ZSTD_c_useBlockSplitter,
+				       ZSTD_ps_enable);
+#endif
 		csize = ZSTD_compress2(cctx, nb + KMS_HEADER_SIZE, cap, img,
 				       img_size);
 		ZSTD_freeCCtx(cctx);
@@ -223,6 +264,7 @@ int main(int argc, char **argv)
 		free(out);
 	free(blob);
 	free(img);
+	free(orig);
 	free(file);
 	return 0;
 }

@@ -5,10 +5,14 @@
 # into a scratch directory, then apply the patches one at a time and build
 # vmlinux (small test config, with CONFIG_KALLMODSYMS) after each.  Slow
 # (a full build, then one incremental build per patch): run it by hand
-# before changing the series, not in CI.
+# before changing the series, not in CI.  The default scratch directory is
+# the same every time, under the kernel cache, and the compilers go through
+# ccache as tests/kernel/build.sh's do: a second run recompiles only what
+# the series changed.
 #
 # usage: kernel-patches/check-each.sh [-k VERSION] [SCRATCH_DIR]
 #        VERSION: 6.12 (default) or 6.1
+#   SCRATCH_DIR: default $KALLMODSYMS_CACHE/check-each-VERSION
 
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -18,15 +22,23 @@ if [ "${1:-}" = -k ]; then
 	shift 2
 fi
 series=$top/kernel-patches/$version
-scratch=${1:-$(mktemp -d)}
+cache=${KALLMODSYMS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kallmodsyms}
+scratch=${1:-$cache/check-each-$version}
 tarball=${KERNEL_TARBALL:-/usr/src/linux-source-$version.tar.xz}
 
 make -C "$top" -s build/kallmodsyms-gen
+rm -rf "$scratch/src" "$scratch/build"
 mkdir -p "$scratch/src" "$scratch/build"
 tar -xf "$tarball" -C "$scratch/src" --strip-components=1
+ccache_path=
+if [ -z "${KMS_NO_CCACHE:-}" ] && [ -d /usr/lib/ccache ]; then
+	ccache_path=/usr/lib/ccache:
+	export CCACHE_DIR=${CCACHE_DIR:-$cache/ccache}
+fi
 kmake() {
-	make -C "$scratch/src" O="$scratch/build" ARCH=x86_64 \
-		KALLMODSYMS_GEN="$top/build/kallmodsyms-gen" -j"$(nproc)" "$@"
+	PATH=$ccache_path$PATH make -C "$scratch/src" O="$scratch/build" \
+		ARCH=x86_64 KALLMODSYMS_GEN="$top/build/kallmodsyms-gen" \
+		-j"$(nproc)" "$@"
 }
 kmake tinyconfig > /dev/null
 

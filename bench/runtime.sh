@@ -62,7 +62,7 @@ for config in "${configs[@]}"; do
 		{ note "$config: no read times"; cat "$out/read" >&2; exit 1; }
 	row "$config: read /proc/kallmodsyms vs kallsyms" \
 		"$(gawk -v n="$ours" 'BEGIN { printf "%.2f", n / 1e6 }')" \
-		"$(gawk -v n="$peer" 'BEGIN { printf "%.2f", n / 1e6 }')" ms 1.3
+		"$(gawk -v n="$peer" 'BEGIN { printf "%.2f", n / 1e6 }')" ms 1.1
 
 	# initcall_debug's own durations tick with jiffies until the
 	# clocksource switch at fs_initcall; the printk times (sched_clock,

@@ -45,8 +45,9 @@ trap 'rm -rf "$work"' EXIT
 
 awk_script=${KMS_AWK:-}
 if [ -z "$awk_script" ]; then
-	cache=${KALLMODSYMS_CACHE:-${XDG_CACHE_HOME:-${HOME:-/var/tmp}/.cache}/kallmodsyms}
-	for d in "$cache"/linux-6.12-*/src; do
+	# shellcheck source=SCRIPTDIR/../tests/kernel/env.sh
+	. "$top/tests/kernel/env.sh"
+	for d in "$kms_cache"/linux-6.12-*/src; do
 		if [ -f "$d/scripts/generate_builtin_ranges.awk" ]; then
 			awk_script=$d/scripts/generate_builtin_ranges.awk
 			break

@@ -21,7 +21,9 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 gen=$top/build/kallmodsyms-gen
 corpus=$top/tests/fuzz/corpus
-small=${1:-${KALLMODSYMS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kallmodsyms}/linux-6.12-small/build}
+# shellcheck source=SCRIPTDIR/../kernel/env.sh
+. "$top/tests/kernel/env.sh"
+small=${1:-$kms_cache/linux-6.12-small/build}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

@@ -29,7 +29,9 @@ config_name=${1:?usage: build.sh CONFIG}
 fragment=$here/configs/$config_name.config
 version=${KMS_KERNEL:-6.12}
 tarball=${KERNEL_TARBALL:-/usr/src/linux-source-$version.tar.xz}
-cache=${KALLMODSYMS_CACHE:-${XDG_CACHE_HOME:-${HOME:-/var/tmp}/.cache}/kallmodsyms}
+# shellcheck source=SCRIPTDIR/env.sh
+. "$here/env.sh"
+cache=$kms_cache
 jobs=${JOBS:-$(nproc)}
 series_dir=$top/kernel-patches/$version
 
@@ -169,16 +171,8 @@ if [ ! -f "$dir/.extracted" ]; then
 fi
 
 mkdir -p "$out"
-# Compilers go through ccache where it is installed, as kernel CI farms
-# build: a change to the series recompiles only what it touches.
-ccache_path=
-if [ -z "${KMS_NO_CCACHE:-}" ] && [ -d /usr/lib/ccache ] && command -v ccache > /dev/null; then
-	ccache_path=/usr/lib/ccache:
-	export CCACHE_DIR=${CCACHE_DIR:-$cache/ccache}
-	export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
-fi
 kmake() {
-	PATH=$ccache_path$PATH make -C "$src" O="$out" ARCH=x86_64 \
+	kms_make -C "$src" O="$out" ARCH=x86_64 \
 		KALLMODSYMS_GEN="$gen" ${make_vars[@]+"${make_vars[@]}"} \
 		-j"$jobs" "$@"
 }

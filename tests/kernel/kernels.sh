@@ -9,6 +9,10 @@
 # $tests_dir: tests/lib.sh's.
 # shellcheck disable=SC2154
 
+# kms_cache, kms_make.
+# shellcheck source=SCRIPTDIR/env.sh
+. "$tests_dir/kernel/env.sh"
+
 # fragment_serves BUILT WANTED: whether the kernel of fragment BUILT
 # (tests/kernel/configs/BUILT.config) is a WANTED kernel too: it is WANTED,
 # or it starts from WANTED's fragment ("#include"), as small-dwarf starts
@@ -103,22 +107,6 @@ need_kernel() {
 	if grep -q '^CONFIG_KALLSYMS_ALL=y' "$kbuild/.config"; then
 		# shellcheck disable=SC2034
 		kclasses=(--all-classes)
-	fi
-}
-
-# kernel_make ARGS...: make as build.sh runs it, through ccache where it is
-# installed: a test that relinks a copy of a build tree with another
-# KALLMODSYMS_GEN makes kbuild run syncconfig (Kconfig asks the tool for
-# its format version), which recompiles the tree; the cache makes that
-# cheap.
-kernel_make() {
-	local cache=${KALLMODSYMS_CACHE:-${XDG_CACHE_HOME:-${HOME:-/var/tmp}/.cache}/kallmodsyms}
-
-	if [ -z "${KMS_NO_CCACHE:-}" ] && [ -d /usr/lib/ccache ]; then
-		PATH=/usr/lib/ccache:$PATH CCACHE_DIR=${CCACHE_DIR:-$cache/ccache} \
-			make "$@"
-	else
-		make "$@"
 	fi
 }
 

@@ -21,10 +21,11 @@ grep -v ext4 "$copy/modules.builtin" > "$tmp/stale.builtin"
 
 # One tool name throughout, its behaviour changed between the links: a new
 # KALLMODSYMS_GEN makes Kconfig run again (it asks the tool its format
-# version), and on 6.1 that recompiles the whole tree.
+# version), and on 6.1 that recompiles the whole tree: through ccache, as
+# build.sh compiles, that is cheap.
 tool=$tmp/tool
 relink() { # LOG
-	kernel_make -C "$src" O="$copy" ARCH=x86_64 KALLMODSYMS_GEN="$tool" \
+	kms_make -C "$src" O="$copy" ARCH=x86_64 KALLMODSYMS_GEN="$tool" \
 		${kmake_vars[@]+"${kmake_vars[@]}"} vmlinux > "$1" 2>&1
 }
 

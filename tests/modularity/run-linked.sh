@@ -12,7 +12,9 @@
 # shellcheck source=SCRIPTDIR/../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-cache=${KALLMODSYMS_CACHE:-${XDG_CACHE_HOME:-${HOME:-/var/tmp}/.cache}/kallmodsyms}
+# shellcheck source=SCRIPTDIR/../kernel/env.sh
+. "$tests_dir/kernel/env.sh"
+cache=$kms_cache
 audit() { $KMS_WRAP "$KMS_BUILD/kallmodsyms-audit" "$@"; }
 
 # The archives' members, relative to the build tree, sorted.

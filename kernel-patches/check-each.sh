@@ -22,21 +22,17 @@ if [ "${1:-}" = -k ]; then
 	shift 2
 fi
 series=$top/kernel-patches/$version
-cache=${KALLMODSYMS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kallmodsyms}
-scratch=${1:-$cache/check-each-$version}
+# shellcheck source=SCRIPTDIR/../tests/kernel/env.sh
+. "$top/tests/kernel/env.sh"
+scratch=${1:-$kms_cache/check-each-$version}
 tarball=${KERNEL_TARBALL:-/usr/src/linux-source-$version.tar.xz}
 
 make -C "$top" -s build/kallmodsyms-gen
 rm -rf "$scratch/src" "$scratch/build"
 mkdir -p "$scratch/src" "$scratch/build"
 tar -xf "$tarball" -C "$scratch/src" --strip-components=1
-ccache_path=
-if [ -z "${KMS_NO_CCACHE:-}" ] && [ -d /usr/lib/ccache ]; then
-	ccache_path=/usr/lib/ccache:
-	export CCACHE_DIR=${CCACHE_DIR:-$cache/ccache}
-fi
 kmake() {
-	PATH=$ccache_path$PATH make -C "$scratch/src" O="$scratch/build" \
+	kms_make -C "$scratch/src" O="$scratch/build" \
 		ARCH=x86_64 KALLMODSYMS_GEN="$top/build/kallmodsyms-gen" \
 		-j"$(nproc)" "$@"
 }

@@ -26,6 +26,17 @@ packages=(
 	python3-zstandard
 )
 
+# kbuild's compiler probes compile "-x c /dev/null": where /dev/null is a
+# regular file that other programs write into, they fail at random, and a
+# kernel configured then gets other compiler flags (ccache misses every
+# object of the tree).  Make it the device again.
+if [ ! -c /dev/null ]; then
+	echo "install-deps: /dev/null is not a character device; making it one" >&2
+	sudo=
+	[ "$(id -u)" = 0 ] || sudo=sudo
+	$sudo sh -c 'mknod -m 666 /dev/null.kms c 1 3 && mv -f /dev/null.kms /dev/null'
+fi
+
 missing=()
 for p in "${packages[@]}"; do
 	dpkg-query -W -f '${Status}\n' "$p" 2>/dev/null |

@@ -84,9 +84,13 @@ modules=$(grep -o '\[[a-z0-9_]*\]' list | sort -u | wc -l)
 # (sha256_transform_blocks is 6.12's only; 6.1's init/main.o
 # needs its directory: 6.1 links another main.o whose path ends the same.
 # Clang emits other static functions out of line than GCC, and none that
-# main.o, sched/core.o or transaction.o share with another object: they
-# need no name.  ThinLTO makes these functions local, and it renames the
-# static functions it promotes (name.llvm.N), so super.o shares no name.)
+# main.o or transaction.o share with another object: they need no name.
+# It names a function's static locals NAME.VAR where GCC writes VAR.N, so
+# sched/core.o's init_completion.__key is also fork.o's, cpu.o's, ...:
+# among symbols of every class core.o needs its name, and "core.o"
+# tells it apart.  ThinLTO makes these functions local, and it renames
+# the static functions it promotes (name.llvm.N), so super.o shares no
+# name.)
 case ${KMS_KERNEL:-6.12}-${KMS_TOOLCHAIN:-gcc} in
 6.12-llvm)
 	cat > known <<'EOF'
@@ -96,7 +100,7 @@ T jbd2_journal_start	[jbd2]
 T sha256_update	[libsha256]
 t sha256_transform_blocks	[libsha256]
 T crc32c	[libcrc32c]
-T schedule
+T schedule	{core.o}
 EOF
 	;;
 6.12-thinlto)

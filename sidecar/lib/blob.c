@@ -106,7 +106,7 @@ static struct kms_error *check_arrays(struct kms_tables *t,
 	t->nr_modlist_words = kms_get_le32(img + KMS_IMG_NR_MODLIST);
 	t->strtab_size = kms_get_le32(img + KMS_IMG_STRTAB_SIZE);
 	t->nr_modules = kms_get_le32(img + KMS_IMG_NR_MODULES);
-	t->object_width = t->nr_objects <= KMS_NARROW_OBJECTS_MAX ? 2 : 4;
+	t->object_width = KMS_OBJECT_WIDTH(t->nr_objects);
 
 	bytes[A_SECTIONS] = (uint64_t)t->nr_sections * KMS_SECTION_SIZE;
 	bytes[A_STARTS] = (uint64_t)t->nr_ranges * KMS_START_SIZE;
@@ -363,8 +363,7 @@ static bool find_columns(unsigned char *img, size_t size, struct columns *c)
 		return false;
 	c->nr_sections = kms_get_le32(img + KMS_IMG_NR_SECTIONS);
 	c->nr_ranges = kms_get_le32(img + KMS_IMG_NR_RANGES);
-	c->width = kms_get_le32(img + KMS_IMG_NR_OBJECTS) <=
-		KMS_NARROW_OBJECTS_MAX ? 2 : 4;
+	c->width = KMS_OBJECT_WIDTH(kms_get_le32(img + KMS_IMG_NR_OBJECTS));
 	sec = kms_get_le32(img + KMS_IMG_SECTIONS_OFF);
 	starts = kms_get_le32(img + KMS_IMG_STARTS_OFF);
 	objs = kms_get_le32(img + KMS_IMG_RANGE_OBJECTS_OFF);
@@ -788,7 +787,7 @@ static struct kms_error *encode_frame(const unsigned char *img, size_t size,
 struct kms_error *kms_blob_encode(const struct kms_encode_input *in,
 				  void **ret_blob, size_t *ret_size)
 {
-	unsigned int width = in->nr_objects <= KMS_NARROW_OBJECTS_MAX ? 2 : 4;
+	unsigned int width = KMS_OBJECT_WIDTH(in->nr_objects);
 	uint64_t off[NR_ARRAYS], image_size;
 	unsigned char *img, *blob;
 	struct kms_error *err;

@@ -68,8 +68,8 @@ static unsigned char *slurp(const char *path, size_t *size)
 static void store_as(unsigned char *img, const unsigned char *orig,
 		     size_t size)
 {
-	unsigned int width = kms_get_le32(orig + KMS_IMG_NR_OBJECTS) <=
-		KMS_NARROW_OBJECTS_MAX ? 2 : 4;
+	unsigned int width =
+		KMS_OBJECT_WIDTH(kms_get_le32(orig + KMS_IMG_NR_OBJECTS));
 	size_t n = kms_get_le32(orig + KMS_IMG_NR_RANGES);
 	size_t col[2][2] = {
 		{ kms_get_le32(orig + KMS_IMG_STARTS_OFF), 4 * n },

@@ -54,6 +54,8 @@
  * 4 bytes beyond (FORMAT.md 3); all ones is "no object" in either width.
  */
 #define KMS_NARROW_OBJECTS_MAX	65535u
+#define KMS_OBJECT_WIDTH(nr_objects) \
+	((nr_objects) <= KMS_NARROW_OBJECTS_MAX ? 2u : 4u)
 #define KMS_NONE16		0xffffu
 
 /* Section classes (FORMAT.md 3.1). */

@@ -36,12 +36,13 @@ trap 'rm -rf "$tmp"' EXIT
 	-o "$tmp/small.kms" "$small/vmlinux"
 objcopy -O binary --only-section=.notes "$small/vmlinux" "$tmp/notes"
 
-python3 - "$tmp" "$corpus" <<'EOF'
+python3 - "$tmp" "$corpus" "$top/gdb-scripts" <<'EOF'
 import struct
-import subprocess
 import sys
 
-tmp, corpus = sys.argv[1:]
+tmp, corpus, helpers = sys.argv[1:]
+sys.path.insert(0, helpers)
+from kallmodsyms_gdb.blob import decode, find_note  # noqa: E402
 
 
 def records(data):
@@ -61,18 +62,6 @@ def record(desc):
             b"kallmodsyms\0" + desc + b"\0" * (-len(desc) % 4))
 
 
-def descriptor(note):
-    (_pos, _end, _name, off, size), = records(note)
-    return note[off:off + size]
-
-
-def image(desc):
-    """The stored image: the payload's one zstd frame, decompressed."""
-    payload_size, = struct.unpack_from("<I", desc, 12)
-    return subprocess.run(["zstd", "-dc"], input=desc[32:32 + payload_size],
-                          capture_output=True, check=True).stdout
-
-
 def write(name, data, *targets):
     for target in targets:
         with open("%s/%s/%s" % (corpus, target, name), "wb") as f:
@@ -80,18 +69,18 @@ def write(name, data, *targets):
 
 
 fixture = open(tmp + "/fixture.kms", "rb").read()
-desc = descriptor(fixture)
+desc = bytes(find_note(fixture))
 write("fixture-note", fixture, "blob", "kernel_note")
 write("fixture-raw", desc, "blob")
 write("fixture-padded", record(desc + b"\0" * (-len(desc) % 64 or 64)),
       "blob", "kernel_note")
-write("fixture.img", image(desc), "kernel_image")
+write("fixture.img", decode(desc), "kernel_image")
 
 notes = open(tmp + "/notes", "rb").read()
-small = descriptor(open(tmp + "/small.kms", "rb").read())
+small = bytes(find_note(open(tmp + "/small.kms", "rb").read()))
 out = b""
 for pos, end, name, _off, _size in records(notes):
     out += record(small) if name == b"kallmodsyms" else notes[pos:end]
 write("linux-small-notes", out, "blob", "kernel_note")
-write("linux-small.img", image(small), "kernel_image")
+write("linux-small.img", decode(small), "kernel_image")
 EOF

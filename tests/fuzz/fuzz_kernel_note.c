@@ -57,9 +57,11 @@ static void differential(const u8 *desc, u32 size)
 /* Every range's first and last byte, looked up from its section's base. */
 static void show_ranges(struct seq_file *m)
 {
-	/* Out of range at first: the cursor is checked before it is used. */
-	struct kallmodsyms_cursor cursor = { KMS_NONE, KMS_NONE, KMS_NONE };
+	/* All ones at first: the cursor is checked before it is used. */
+	struct kallmodsyms_cursor cursor;
 	u32 k, i, first = 0;
+
+	memset(&cursor, 0xff, sizeof(cursor));
 
 	for (k = 0; k < kms.nr_sections; k++) {
 		u32 n = le(&kms.sections[3 * k + 1]);

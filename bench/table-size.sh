@@ -72,6 +72,10 @@ for config in "${configs[@]}"; do
 		"$image" "$code_image" B
 	row "$config: image (all classes) vs earlier layout" \
 		"$image" "$earlier" B
+	# After boot the kernel keeps the note alone; readers decode the
+	# image while they hold it (FORMAT.md 5).
+	row "$config: RAM after boot (the note) vs earlier layout" \
+		"$note" "$earlier" B 1.0
 	row "$config: kernel's note vs modules.builtin.ranges" \
 		"$note" "$mbr" B
 	row "$config: note bytes per range vs earlier layout" \

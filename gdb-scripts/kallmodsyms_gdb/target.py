@@ -15,8 +15,7 @@ import gdb
 
 from . import kallsyms
 from .blob import KmsError, Tables, decode, find_note
-from .constants import (DEBUG_IMAGE, DEBUG_STATE, DEBUG_SYMBOL, DEBUG_VERSION,
-                        VERSION)
+from .constants import NOTES_START_SYMBOL, NOTES_STOP_SYMBOL
 from .elf import ElfFile
 
 # x86-64 moves the kernel by multiples of CONFIG_PHYSICAL_ALIGN (at least
@@ -160,44 +159,38 @@ class Kernel:
         return _tables_cache[key]
 
     def tables(self):
-        """The tables the kernel uses, and a notice to print, or None."""
+        """The tables the kernel uses, and a notice to print, or None.
+
+        A running kernel keeps no decoded tables (FORMAT.md 5): they are
+        decoded from the note in its .notes, which is read here from the
+        kernel's memory and judged as the kernel judged it at boot.
+        """
         if self.use_file or not self.live:
             return self.file_tables(), None
-        debug = self.symbol(DEBUG_SYMBOL)
-        if debug is None:
+        start = self.symbol(NOTES_START_SYMBOL)
+        stop = self.symbol(NOTES_STOP_SYMBOL)
+        if start is None or stop is None or stop < start:
+            raise KmsError("%s has no %s and %s to find the kernel's notes; "
+                           "--file reads the note in the file"
+                           % (self.elf.path, NOTES_START_SYMBOL,
+                              NOTES_STOP_SYMBOL))
+        data = b""
+        while len(data) < stop - start:
+            data += self.read(start + len(data), stop - start - len(data))
+        desc = find_note(data, self.byteorder)
+        if desc is None:
             self.file_tables()  # says "built without" if it has no note
-            raise KmsError("%s has a kallmodsyms note but no %s to find the "
-                           "kernel's tables; --file reads the note"
-                           % (self.elf.path, DEBUG_SYMBOL))
-        # FORMAT.md 5: version, state, the image's address, its size.
-        bo, ptr = self.byteorder, "Q" if self.pointer_size == 8 else "I"
-        raw = self.read(debug, DEBUG_IMAGE + self.pointer_size + 4)
-        version, = struct.unpack_from(bo + "I", raw, DEBUG_VERSION)
-        state, = struct.unpack_from(bo + "i", raw, DEBUG_STATE)
-        image, size = struct.unpack_from(bo + ptr + "I", raw, DEBUG_IMAGE)
-        if state == 0:
-            return self.file_tables(), (
-                "the kernel has not read its tables yet (it is stopped "
-                "before its core initcalls); using the note in %s"
-                % self.elf.path)
-        if state < 0:
-            raise KmsError("the kernel disabled kallmodsyms at boot (error "
-                           "%d; its log says why: \"kallmodsyms: disabled: "
-                           "...\"); --file reads the note in %s"
-                           % (state, self.elf.path))
-        if version != VERSION:
-            raise KmsError("the kernel's tables are format version %u; these "
-                           "helpers read version %u" % (version, VERSION))
-        key = ("memory", gdb.selected_inferior().num, image, size)
+            raise KmsError("the kernel's .notes at %#x holds no kallmodsyms "
+                           "note, though %s has one: not the kernel of this "
+                           "file?" % (start, self.elf.path))
+        key = ("memory", desc)
         if key not in _tables_cache:
-            data = self.read(image, size)
-            while len(data) < size:
-                data += self.read(image + len(data), size - len(data))
             try:
-                _tables_cache[key] = Tables(data, stored=False)
+                _tables_cache[key] = Tables(decode(desc))
             except KmsError as e:
-                raise KmsError("the kernel's tables at %#x: %s"
-                               % (image, e)) from None
+                raise KmsError("the kernel's note at %#x: %s (the kernel "
+                               "refused it too, and logged \"kallmodsyms: "
+                               "disabled: ...\")" % (start, e)) from None
         return _tables_cache[key], None
 
     def modules_loaded(self):

@@ -3,7 +3,7 @@
 #
 # Extract the kernel's note parser (kernel/kallmodsyms.c and its header) as
 # the patch series creates them, into OUTDIR, for the userspace fuzz target:
-# the hunks of those files from 0002 and 0005, applied to an empty tree.
+# the hunks of those files from 0002, applied to an empty tree.
 #
 # usage: extract-kernel.sh PATCHDIR OUTDIR
 
@@ -15,7 +15,7 @@ files="kernel/kallmodsyms.c include/linux/kallmodsyms.h"
 
 rm -rf "$out.tmp"
 mkdir -p "$out.tmp"
-for p in "$patches"/0002-*.patch "$patches"/0005-*.patch; do
+for p in "$patches"/0002-*.patch; do
 	# Keep only the diff sections of our files; stop at the mail trailer.
 	awk -v files="$files" '
 		BEGIN { n = split(files, f, " "); for (i = 1; i <= n; i++) want["a/" f[i]] = 1 }

@@ -5,7 +5,8 @@
  * against kshim/.  The input is the contents of .notes: it is placed at the
  * end of the area between __start_notes and __stop_notes, after a padding
  * note, and kallmodsyms_init() runs on it as at boot.  When the kernel
- * accepts, every range is looked up and printed as /proc/kallmodsyms would.
+ * accepts, a reader's kallmodsyms_get() decodes it again, and every range
+ * is looked up and printed as /proc/kallmodsyms would.
  *
  * Differential check: on the descriptor the kernel picked, the userspace
  * decoder (kms_blob_decode) must agree: a blob one accepts the other
@@ -21,7 +22,9 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void differential(const u8 *desc, u32 size)
+/* @km: the kernel's decoded tables, or NULL when it refused the note. */
+static void differential(const u8 *desc, u32 size,
+			 const struct kallmodsyms *km)
 {
 	struct kms_user_tables *t = NULL;
 	struct kms_error *err;
@@ -29,19 +32,18 @@ static void differential(const u8 *desc, u32 size)
 	err = kms_blob_decode(desc, size, "fuzz", &t);
 	if (err) {
 		/* Stricter in userspace is allowed; show where, on request. */
-		if (kms_ready && getenv("KSHIM_VERBOSE"))
+		if (km && getenv("KSHIM_VERBOSE"))
 			fprintf(stderr, "kernel accepts, userspace refuses: %s\n",
 				err->message);
 		kms_error_destroy(err);
 		return;
 	}
-	if (!kms_ready) {
+	if (!km) {
 		fprintf(stderr, "userspace accepts a blob the kernel refuses: %s\n",
 			kshim_last_log);
 		abort();
 	}
-	if (kms_ready &&
-	    (t->nr_sections != kms.nr_sections ||
+	if ((t->nr_sections != kms.nr_sections ||
 	     t->nr_ranges != kms.nr_ranges ||
 	     t->nr_objects != kms.nr_objects ||
 	     t->nr_modlist_words != kms.nr_modlist_words ||
@@ -55,7 +57,7 @@ static void differential(const u8 *desc, u32 size)
 	kms_tables_destroy(t);
 }
 /* Every range's first and last byte, looked up from its section's base. */
-static void show_ranges(struct seq_file *m)
+static void show_ranges(const struct kallmodsyms *km, struct seq_file *m)
 {
 	/* All ones at first: the cursor is checked before it is used. */
 	struct kallmodsyms_cursor cursor;
@@ -75,9 +77,9 @@ static void show_ranges(struct seq_file *m)
 
 			m->len = 0;
 			/* As a text symbol, then as a data symbol. */
-			kallmodsyms_seq_show(m, base + range_start(i), 't',
+			kallmodsyms_seq_show(km, m, base + range_start(i), 't',
 					     &cursor);
-			kallmodsyms_seq_show(m, base + last, 'd', NULL);
+			kallmodsyms_seq_show(km, m, base + last, 'd', NULL);
 		}
 		first += n;
 	}
@@ -141,6 +143,7 @@ static int test_note(const uint8_t *data, size_t size)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 #endif
 {
+	struct kallmodsyms *km;
 	const u8 *desc;
 	u32 desc_size = 0, i;
 
@@ -149,14 +152,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	desc = find_note(&desc_size);
 	kallmodsyms_init();
-	if (kms_ready) {
+	km = kallmodsyms_get();
+	if (kms_ready != !IS_ERR(km))
+		abort();	/* only memory could fail, and malloc does not */
+	if (!IS_ERR(km)) {
 		struct seq_file *m = malloc(sizeof(*m));
 
-		show_ranges(m);
+		show_ranges(km, m);
 		free(m);
 	}
 	if (desc)
-		differential(desc, desc_size);
+		differential(desc, desc_size, IS_ERR(km) ? NULL : km);
+	kallmodsyms_put(km);
 	kshim_reset();
 	return 0;
 }

@@ -78,12 +78,10 @@
 #define KMS_NONE		0xffffffffu
 
 /*
- * struct kallmodsyms_debug in a running kernel (FORMAT.md 5): field
- * offsets; image_size follows the pointer, at 8 + pointer size.
+ * Where a debugger finds the note in a running kernel (FORMAT.md 5): the
+ * linker's bounds of .notes, symbols of the vmlinux file.
  */
-#define KMS_DEBUG_SYMBOL	"kallmodsyms_debug"
-#define KMS_DEBUG_VERSION	0
-#define KMS_DEBUG_STATE		4
-#define KMS_DEBUG_IMAGE		8
+#define KMS_NOTES_START_SYMBOL	"__start_notes"
+#define KMS_NOTES_STOP_SYMBOL	"__stop_notes"
 
 #endif /* KMS_FORMAT_H */

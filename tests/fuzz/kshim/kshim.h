@@ -97,6 +97,66 @@ static inline void kvfree(const void *p)
 {
 	free((void *)p);
 }
+#define PAGE_SHIFT 12
+#define PAGE_SIZE (1ul << PAGE_SHIFT)
+#define PAGE_ALIGN(x) ALIGN((unsigned long)(x), PAGE_SIZE)
+static inline void *vmalloc(unsigned long size)
+{
+	return malloc(size);
+}
+static inline void vfree(const void *p)
+{
+	free((void *)p);
+}
+/* Permissions: nothing to do in userspace. */
+static inline void set_vm_flush_reset_perms(void *addr)
+{
+	(void)addr;
+}
+static inline int set_memory_ro(unsigned long addr, int numpages)
+{
+	(void)addr;
+	(void)numpages;
+	return 0;
+}
+
+/* Error pointers. */
+#define MAX_ERRNO 4095
+#define IS_ERR_VALUE(x) ((unsigned long)(x) >= (unsigned long)-MAX_ERRNO)
+static inline void *ERR_PTR(long error)
+{
+	return (void *)error;
+}
+static inline long PTR_ERR(const void *ptr)
+{
+	return (long)ptr;
+}
+static inline bool IS_ERR(const void *ptr)
+{
+	return IS_ERR_VALUE(ptr);
+}
+static inline bool IS_ERR_OR_NULL(const void *ptr)
+{
+	return !ptr || IS_ERR_VALUE(ptr);
+}
+/* A broken invariant is a bug here as in the kernel: stop the fuzzer. */
+#define WARN_ON_ONCE(cond) ((cond) ? (abort(), 1) : 0)
+
+/* One thread: a mutex is a flag that must not be taken twice. */
+struct mutex {
+	bool locked;
+};
+#define __MUTEX_INITIALIZER(name) { false }
+static inline void mutex_lock(struct mutex *m)
+{
+	if (m->locked)
+		abort();
+	m->locked = true;
+}
+static inline void mutex_unlock(struct mutex *m)
+{
+	m->locked = false;
+}
 
 /* Bitmaps. */
 #define BITS_PER_LONG (8 * sizeof(long))

@@ -44,10 +44,10 @@ static inline bool kshim_place_notes(const void *data, size_t size)
 /* Forget what kallmodsyms_init() did, for the next input. */
 static inline void kshim_reset(void)
 {
-	kvfree(kms.image);
+	if (kms_readers.users || kms.image)
+		abort();	/* a reference leaked, or the boot copy */
 	memset(&kms, 0, sizeof(kms));
 	kms_ready = false;
-	memset(&kallmodsyms_debug, 0, sizeof(kallmodsyms_debug));
 	kshim_last_log[0] = '\0';
 }
 

@@ -55,10 +55,12 @@ configure() {
 testrun_compare configure "$gen" <<'OUT'
 CONFIG_KALLMODSYMS_GEN_FORMAT=3
 CONFIG_KALLMODSYMS=y
+CONFIG_KALLMODSYMS_KUNIT_TEST=y
 CONFIG_SAMPLE_KALLMODSYMS=y
 CONFIG_SAMPLE_KALLMODSYMS_BOOL=y
 OUT
-# No tool: the option is gone, and the kernel configures without it.
+# No tool: the option is gone (its KUnit tests with it), and the kernel
+# configures without it.
 testrun_compare configure "$tmp/missing" <<'OUT'
 CONFIG_KALLMODSYMS_GEN_FORMAT=0
 CONFIG_SAMPLE_KALLMODSYMS=y
@@ -75,6 +77,7 @@ OUT
 testrun_compare configure "$gen" SAMPLE_KALLMODSYMS=m SAMPLE_KALLMODSYMS_BOOL=y <<'OUT'
 CONFIG_KALLMODSYMS_GEN_FORMAT=3
 CONFIG_KALLMODSYMS=y
+CONFIG_KALLMODSYMS_KUNIT_TEST=y
 CONFIG_SAMPLE_KALLMODSYMS=m
 OUT
 

@@ -1,0 +1,106 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# kms-test: modes=plain kernels=6.12,6.1 toolchains=gcc,llvm,thinlto configs=small
+#
+# The series' own tests, as the kernel runs them: the KUnit suites of patch
+# 0005 (built into the small kernel, run at boot, read with the tree's
+# tools/testing/kunit/kunit.py parse) and the kselftest of patch 0006
+# (tools/testing/selftests/kallmodsyms/kallmodsyms.sh of the tree, run in
+# the guest).  One boot serves both.
+# shellcheck source=SCRIPTDIR/../lib.sh
+. "$(dirname "$0")/../lib.sh"
+# shellcheck source=SCRIPTDIR/kernels.sh
+. "$tests_dir/kernel/kernels.sh"
+# shellcheck source=SCRIPTDIR/qemu.sh
+. "$tests_dir/kernel/qemu.sh"
+
+need_kernel small
+cd "$tmp" || exit 1
+src=$kbuild/source
+grep -qx 'CONFIG_KALLMODSYMS_KUNIT_TEST=y' "$kbuild/.config" ||
+	{ fail "the small kernel has no CONFIG_KALLMODSYMS_KUNIT_TEST"; exit 1; }
+
+cat > guest.sh <<'EOF'
+echo "@@@ kselftest"
+sh /bin/kallmodsyms.sh
+echo "exit $?"
+echo "@@@ dmesg"
+dmesg
+EOF
+make_initramfs initrd.gz guest.sh \
+	"$src/tools/testing/selftests/kallmodsyms/kallmodsyms.sh"
+boot "$kbuild/arch/x86/boot/bzImage" initrd.gz out || { fail "boot"; exit 1; }
+
+# KUnit: every case passed, by name.  (kunit.py changes to the tree's
+# directory: the log's path must be absolute.)
+python3 "$src/tools/testing/kunit/kunit.py" parse "$PWD/out/dmesg" > kunit ||
+	fail "kunit.py parse: not every test passed"
+# (Suites run in another order on 6.1: compare the cases sorted.)
+sed -nE 's/^\[[0-9:]+\] (\[[A-Z]+\] .*)/\1/p' kunit | LC_ALL=C sort > kunit.cases
+testrun_compare cat kunit.cases <<'EOF'
+[PASSED] another version
+[PASSED] array outside the image
+[PASSED] arrays overlap
+[PASSED] bad header size
+[PASSED] bad magic
+[PASSED] empty module list
+[PASSED] frame byte changed
+[PASSED] image size not the frame's
+[PASSED] kms_lookup_test
+[PASSED] kms_readers_test
+[PASSED] kms_type_test
+[PASSED] no damage
+[PASSED] not zstd
+[PASSED] object name past the strings
+[PASSED] padding not zero
+[PASSED] payload one byte short
+[PASSED] payload past the descriptor
+[PASSED] range start repeated
+[PASSED] reserved bytes set
+[PASSED] string not printable
+[PASSED] strings not NUL-terminated
+[PASSED] unknown section class
+EOF
+
+# Each damaged copy was refused for its own reason, with the parser's
+# one line; the kernel's own note, once, at boot, was not.
+sed -nE 's/^(\[ *[0-9.]+\] )?(kallmodsyms: .*)/\2/p' out/dmesg |
+	sed -E 's/offset [0-9]+, [0-9]+ bytes/offset N, M bytes/;
+		s/[0-9]+ (sections|ranges|objects|modules|bytes)/N \1/g' > parser.lines
+testrun_compare cat parser.lines <<'EOF'
+kallmodsyms: N sections, N ranges, N objects, N modules, N bytes
+kallmodsyms: disabled: bad note header
+kallmodsyms: disabled: format version 4, this kernel reads version 3
+kallmodsyms: disabled: bad note header
+kallmodsyms: disabled: bad note header
+kallmodsyms: disabled: bad note header
+kallmodsyms: disabled: bad note header
+kallmodsyms: disabled: payload is not one zstd frame of the image size with a checksum
+kallmodsyms: disabled: bad note header
+kallmodsyms: disabled: zstd frame does not decompress
+kallmodsyms: disabled: bad note header
+kallmodsyms: disabled: section 0 has unknown class 8
+kallmodsyms: disabled: string table is not NUL-terminated
+kallmodsyms: disabled: string table byte 0 is not printable
+kallmodsyms: disabled: objects (offset N, M bytes) lie outside the image
+kallmodsyms: disabled: tables overlap
+kallmodsyms: disabled: module list at word 0 is malformed
+kallmodsyms: disabled: object 0 is malformed
+kallmodsyms: disabled: range 1 is malformed
+EOF
+
+# kselftest: every test ran and passed (the count of annotated lines is
+# the kernel's).
+sed -E 's/\([0-9]+ lines annotated\)/(N lines annotated)/' out/kselftest \
+	> kselftest
+testrun_compare cat kselftest <<'EOF'
+TAP version 13
+1..4
+ok 1 as many lines as /proc/kallsyms
+ok 2 each line is its /proc/kallsyms line, or that line annotated
+ok 3 annotations are well-formed (N lines annotated)
+ok 4 unprivileged: addresses as in /proc/kallsyms, the rest as root's
+exit 0
+EOF
+
+finish

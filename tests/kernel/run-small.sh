@@ -162,4 +162,15 @@ testrun_error 1 "kallmodsyms-gen: $kbuild/vmlinux: section .notes holds a linked
 	kms_gen -q -f append -o vmlinux.kms "$kbuild/vmlinux"
 assert_absent vmlinux.kms
 
+# One kallmodsyms note in vmlinux, and no empty notes: the link's padding
+# lies inside the descriptor (FORMAT.md 2), so readelf -n shows the note
+# and nothing of it besides.
+readelf -nW "$kbuild/vmlinux" | gawk '
+	$1 == "kallmodsyms" { notes++ }
+	/Unknown note type: \(0x00000000\)/ { empty++ }
+	END { print notes + 0, "kallmodsyms notes,", empty + 0, "empty" }' > notes
+testrun_compare cat notes <<'EOF'
+1 kallmodsyms notes, 0 empty
+EOF
+
 finish

@@ -30,11 +30,10 @@ def _address(expr):
 
 
 def _percpu_start(symbols):
-    """__per_cpu_start, the per-CPU class's base, or None."""
-    for addr, name in zip(symbols.addresses, symbols.names):
-        if name == "__per_cpu_start":
-            return addr
-    return None
+    """__per_cpu_start, the per-CPU class's base, or None: through the
+    table's name index, built once, not a walk per address described."""
+    found = symbols.named("__per_cpu_start")
+    return symbols.addresses[found[0]] if found else None
 
 
 def describe(kernel, tables, symbols, addr):

@@ -174,6 +174,17 @@ class Kernel:
                            "--file reads the note in the file"
                            % (self.elf.path, NOTES_START_SYMBOL,
                               NOTES_STOP_SYMBOL))
+        # .notes is read-only in a running kernel: one read per image
+        # (file, build and KASLR shift) in this inferior, not per command.
+        st = os.stat(self.elf.path)
+        key = ("memory", gdb.selected_inferior().num, self.elf.path,
+               st.st_mtime_ns, self.offset)
+        if key not in _tables_cache:
+            _tables_cache[key] = self._memory_tables(start, stop)
+        return _tables_cache[key], None
+
+    def _memory_tables(self, start, stop):
+        """The tables of the note in the kernel's .notes, [start, stop)."""
         data = b""
         while len(data) < stop - start:
             data += self.read(start + len(data), stop - start - len(data))
@@ -183,15 +194,12 @@ class Kernel:
             raise KmsError("the kernel's .notes at %#x holds no kallmodsyms "
                            "note, though %s has one: not the kernel of this "
                            "file?" % (start, self.elf.path))
-        key = ("memory", desc)
-        if key not in _tables_cache:
-            try:
-                _tables_cache[key] = Tables(decode(desc))
-            except KmsError as e:
-                raise KmsError("the kernel's note at %#x: %s (the kernel "
-                               "refused it too, and logged \"kallmodsyms: "
-                               "disabled: ...\")" % (start, e)) from None
-        return _tables_cache[key], None
+        try:
+            return Tables(decode(desc))
+        except KmsError as e:
+            raise KmsError("the kernel's note at %#x: %s (the kernel "
+                           "refused it too, and logged \"kallmodsyms: "
+                           "disabled: ...\")" % (start, e)) from None
 
     def modules_loaded(self):
         """Whether the kernel's list of loadable modules is not empty."""

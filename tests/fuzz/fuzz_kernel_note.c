@@ -43,14 +43,14 @@ static void differential(const u8 *desc, u32 size,
 			kshim_last_log);
 		abort();
 	}
-	if ((t->nr_sections != kms.nr_sections ||
-	     t->nr_ranges != kms.nr_ranges ||
-	     t->nr_objects != kms.nr_objects ||
-	     t->nr_modlist_words != kms.nr_modlist_words ||
-	     t->strtab_size != kms.strtab_size ||
-	     t->nr_modules != kms.nr_modules ||
-	     t->image_size != kms.image_size ||
-	     memcmp(t->image, kms.image, kms.image_size))) {
+	if (t->nr_sections != kms.nr_sections ||
+	    t->nr_ranges != kms.nr_ranges ||
+	    t->nr_objects != kms.nr_objects ||
+	    t->nr_modlist_words != kms.nr_modlist_words ||
+	    t->strtab_size != kms.strtab_size ||
+	    t->nr_modules != kms.nr_modules ||
+	    t->image_size != kms.image_size ||
+	    memcmp(t->image, kms.image, kms.image_size)) {
 		fprintf(stderr, "kernel and userspace decode differently\n");
 		abort();
 	}

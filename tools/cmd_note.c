@@ -154,7 +154,7 @@ static struct kms_error *locate(const char *file, struct kms_elf **elf,
 	fclose(f);
 	if (!kms_is_elf(magic, sizeof(magic)))
 		return file_note(file, ret);
-	err = kms_elf_open(file, elf);
+	err = kms_elf_open_any(file, elf);
 	return err ? err : elf_note(*elf, ret);
 }
 

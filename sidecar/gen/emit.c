@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The three ways a blob leaves the generator (emit.h): a relocatable
- * object for kbuild, a sidecar note file, a copy of the vmlinux with the
- * note appended; each written to a temporary file renamed into place.
+ * The three ways a blob leaves the generator (emit.h): assembler source
+ * for kbuild, a sidecar note file, a copy of the vmlinux with the note
+ * appended; each written to a temporary file renamed into place.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -104,101 +104,70 @@ static struct kms_error *elf_fail(const char *path, const char *what)
 	return kms_error_file(path, "%s: %s", what, elf_errmsg(-1));
 }
 
-/* Add a section called by string-table offset @name, with @data. */
-static Elf_Scn *add_section(Elf *elf, GElf_Word name, GElf_Word type,
-			    GElf_Xword flags, GElf_Xword align, void *data,
-			    size_t size)
+/* The note as assembler source on @f (@path names it in errors). */
+static struct kms_error *asm_note(FILE *f, const char *path,
+				  const unsigned char *blob, size_t size,
+				  size_t desc_size)
 {
-	Elf_Scn *scn = elf_newscn(elf);
-	Elf_Data *d;
-	GElf_Shdr shdr;
+	size_t i;
 
-	if (!scn)
-		return NULL;
-	d = elf_newdata(scn);
-	if (!d)
-		return NULL;
-	d->d_buf = data;
-	d->d_size = size;
-	d->d_type = ELF_T_BYTE;
-	d->d_align = align;
-	d->d_version = EV_CURRENT;
-	if (!gelf_getshdr(scn, &shdr))
-		return NULL;
-	shdr.sh_name = name;
-	shdr.sh_type = type;
-	shdr.sh_flags = flags;
-	shdr.sh_addralign = align;
-	if (!gelf_update_shdr(scn, &shdr))
-		return NULL;
-	return scn;
+	fprintf(f, "/*\n"
+		" * The kallmodsyms tables (FORMAT.md): one ELF note, for the target's\n"
+		" * assembler.  Written by kallmodsyms-gen; do not edit.\n"
+		" */\n"
+		"\t.section %s, \"a\", %%note\n"
+		"\t.balign 4\n"
+		"\t.long %u\t\t\t/* namesz */\n"
+		"\t.long %zu\t\t/* descsz: the blob, then zero padding */\n"
+		"\t.long 0x%08x\t\t/* type: NT_KALLMODSYMS */\n"
+		"\t.asciz \"%s\"\n"
+		"\t.balign 4\n",
+		KMS_NOTE_SECTION, KMS_NOTE_NAMESZ, desc_size, KMS_NOTE_TYPE,
+		KMS_NOTE_NAME);
+	for (i = 0; i < size; i++)
+		fprintf(f, "%s0x%02x%s", i % 16 ? "," : "\t.byte ", blob[i],
+			i % 16 == 15 || i == size - 1 ? "\n" : "");
+	if (desc_size > size)
+		fprintf(f, "\t.skip %zu\n", desc_size - size);
+	fprintf(f, "\t.balign 4\n"
+		"\t.section .note.GNU-stack, \"\", %%progbits\n");
+	if (fflush(f) || ferror(f))
+		return kms_error_errno(path, "write error");
+	return NULL;
 }
 
-struct kms_error *kms_emit_object(const char *path, const void *blob,
-				  size_t size, size_t pad_to)
+struct kms_error *kms_emit_asm(const char *path, const void *blob,
+			       size_t size, size_t pad_to)
 {
-	static char shstrtab[] = "\0" KMS_NOTE_SECTION "\0.note.GNU-stack\0.shstrtab";
-	const GElf_Word note_name = 1;
-	const GElf_Word stack_name = note_name + sizeof(KMS_NOTE_SECTION);
-	const GElf_Word shstrtab_name = stack_name + sizeof(".note.GNU-stack");
+	size_t need = 24 + ((size + 3) & ~(size_t)3);
 	struct kms_error *err;
-	Elf *elf = NULL;
-	Elf_Scn *strscn;
-	GElf_Ehdr ehdr;
-	size_t note_size;
-	void *note;
 	char *tmp;
+	FILE *f;
 	int fd;
 
-	if (elf_version(EV_CURRENT) == EV_NONE)
-		return kms_error_fmt("libelf: %s", elf_errmsg(-1));
 	/*
 	 * --pad-to: the padding goes inside the descriptor, zero bytes after
 	 * the blob (FORMAT.md 2), so that the section holds one note record
 	 * and readelf -n shows no empty notes.
 	 */
-	if (pad_to && (pad_to % 4 || pad_to < 24 + ((size + 3) & ~(size_t)3)))
+	if (pad_to && (pad_to % 4 || pad_to < need))
 		return kms_error_file(path,
 				      "the note needs %zu bytes, more than --pad-to %zu (or that is not a multiple of 4)",
-				      24 + ((size + 3) & ~(size_t)3), pad_to);
-	err = kms_note_wrap(blob, size, pad_to ? pad_to - 24 : 0, &note,
-			    &note_size);
+				      need, pad_to);
+	if ((pad_to ? pad_to : need) - 24 > UINT32_MAX)
+		return kms_error_file(path, "a note of %zu bytes is too large",
+				      pad_to ? pad_to : need);
+	err = open_temp(path, &tmp, &fd);
 	if (err)
 		return err;
-	err = open_temp(path, &tmp, &fd);
-	if (err) {
-		free(note);
-		return err;
+	f = fdopen(dup(fd), "w");
+	if (!f) {
+		err = kms_error_errno(tmp, "cannot write");
+	} else {
+		err = asm_note(f, tmp, blob, size, pad_to ? pad_to - 24 : size);
+		if (fclose(f) && !err)
+			err = kms_error_errno(tmp, "write error");
 	}
-	elf = elf_begin(fd, ELF_C_WRITE, NULL);
-	if (!elf || !gelf_newehdr(elf, ELFCLASS64) || !gelf_getehdr(elf, &ehdr)) {
-		err = elf_fail(tmp, "cannot create ELF header");
-		goto out;
-	}
-	ehdr.e_ident[EI_DATA] = ELFDATA2LSB;
-	ehdr.e_type = ET_REL;
-	ehdr.e_machine = EM_X86_64;
-	ehdr.e_version = EV_CURRENT;
-	if (!gelf_update_ehdr(elf, &ehdr) ||
-	    !add_section(elf, note_name, SHT_NOTE, SHF_ALLOC, 4, note,
-			 note_size) ||
-	    !add_section(elf, stack_name, SHT_PROGBITS, 0, 1, NULL, 0) ||
-	    !(strscn = add_section(elf, shstrtab_name, SHT_STRTAB, 0, 1,
-				   shstrtab, sizeof(shstrtab)))) {
-		err = elf_fail(tmp, "cannot add sections");
-		goto out;
-	}
-	if (!gelf_getehdr(elf, &ehdr)) {
-		err = elf_fail(tmp, "cannot read ELF header");
-		goto out;
-	}
-	ehdr.e_shstrndx = elf_ndxscn(strscn);
-	if (!gelf_update_ehdr(elf, &ehdr) || elf_update(elf, ELF_C_WRITE) < 0)
-		err = elf_fail(tmp, "cannot write object");
-out:
-	if (elf)
-		elf_end(elf);
-	free(note);
 	return commit_temp(path, tmp, fd, 0644, err);
 }
 

@@ -12,13 +12,15 @@
 #include <kms/error.h>
 
 /*
- * A relocatable x86-64 object holding .note.kallmodsyms, for kbuild.  With
- * @pad_to non-zero the section is exactly that long, the note followed by
- * zeros (empty note records), so that relinking with new tables of about
- * the same size moves nothing.
+ * Assembler source of the note in section .note.kallmodsyms, which kbuild
+ * assembles for its target with $(CC), as it does scripts/kallsyms' output:
+ * the note header comes out in the target's byte order, the object in its
+ * class and machine.  With @pad_to non-zero the section is exactly that
+ * long, zeros padding the descriptor, so that relinking with new tables of
+ * about the same size moves nothing.
  */
-struct kms_error *kms_emit_object(const char *path, const void *blob,
-				  size_t size, size_t pad_to);
+struct kms_error *kms_emit_asm(const char *path, const void *blob,
+			       size_t size, size_t pad_to);
 
 /* A sidecar file: the note record alone. */
 struct kms_error *kms_emit_sidecar(const char *path, const void *blob,

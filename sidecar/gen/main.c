@@ -34,8 +34,9 @@ static void usage(FILE *f)
 		"\n"
 		"Write the kallmodsyms tables of a linked VMLINUX.\n"
 		"\n"
-		"  -f, --format FORMAT   object: a relocatable object holding the note,\n"
-		"                                for linking into vmlinux;\n"
+		"  -f, --format FORMAT   asm: assembler source of the note, for the\n"
+		"                                target's assembler (kbuild links\n"
+		"                                the object into vmlinux);\n"
 		"                        sidecar: the note alone, in a file;\n"
 		"                        append: VMLINUX with the note added as a\n"
 		"                                non-allocated section (default output:\n"
@@ -69,7 +70,7 @@ static void usage(FILE *f)
 		"                        with --dwarf, data is where the compile\n"
 		"                        units' variables lie (data without one,\n"
 		"                        such as string literals, is nobody's)\n"
-		"      --pad-to SIZE     object: make the note section SIZE bytes\n"
+		"      --pad-to SIZE     asm: make the note section SIZE bytes\n"
 		"      --verify          write nothing; check that the note linked into\n"
 		"                        VMLINUX holds exactly the tables VMLINUX and its\n"
 		"                        maps give (exit 1 if not)\n"
@@ -211,10 +212,10 @@ static int check_options(struct cli *cli)
 	}
 	if (cli->verify) {
 		cli->format = "verify";
-	} else if (strcmp(cli->format, "object") &&
+	} else if (strcmp(cli->format, "asm") &&
 		   strcmp(cli->format, "sidecar") &&
 		   strcmp(cli->format, "append")) {
-		fprintf(stderr, PROG ": unknown format \"%s\" (object, sidecar, append)\n",
+		fprintf(stderr, PROG ": unknown format \"%s\" (asm, sidecar, append)\n",
 			cli->format);
 		return 2;
 	}
@@ -262,8 +263,8 @@ static struct kms_error *write_blob(const struct cli *cli, const void *blob,
 
 	if (cli->verify)
 		return verify_linked(vmlinux, blob, size);
-	if (!strcmp(cli->format, "object"))
-		return kms_emit_object(cli->output, blob, size, cli->pad_to);
+	if (!strcmp(cli->format, "asm"))
+		return kms_emit_asm(cli->output, blob, size, cli->pad_to);
 	if (!strcmp(cli->format, "sidecar"))
 		return kms_emit_sidecar(cli->output, blob, size);
 	return kms_emit_append(vmlinux, cli->output ? cli->output : vmlinux,

@@ -98,6 +98,22 @@ static void release_o_map(struct o_map *om)
 	free(om->path);
 }
 
+/*
+ * A map of another architecture's link than VMLINUX's is no map of it
+ * (GNU ld's maps say their object format; ld.lld's do not).
+ */
+static struct kms_error *check_map_format(struct gen *g, const char *path,
+					  const struct kms_linker_map *map)
+{
+	const struct kms_arch *arch = g->elf->arch;
+
+	if (!map->output_format || !strcmp(map->output_format, arch->bfd))
+		return NULL;
+	return kms_error_file(path, "a map of an %s link, but %s is %s (%s)",
+			      map->output_format, g->opts->vmlinux, arch->name,
+			      arch->bfd);
+}
+
 static struct kms_error *read_o_map(struct gen *g, struct o_map *om)
 {
 	const struct kms_gen_options *o = g->opts;
@@ -115,6 +131,9 @@ static struct kms_error *read_o_map(struct gen *g, struct o_map *om)
 		return kms_error_prefix(err,
 					"%s links vmlinux.o, whose map is needed",
 					o->map);
+	err = check_map_format(g, om->path, om->map);
+	if (err)
+		return err;
 	return index_sections(om->map, &om->idx);
 }
 
@@ -204,8 +223,12 @@ struct kms_error *gen_read_maps(struct gen *g)
 	size_t i;
 
 	err = kms_linker_map_read(o->map, &map);
-	if (err)
+	if (!err)
+		err = check_map_format(g, o->map, map);
+	if (err) {
+		kms_linker_map_destroy(map);
 		return err;
+	}
 	for (i = 0; i < map->nr_pieces && !err; i++)
 		err = add_map_piece(g, &om, &map->pieces[i]);
 	if (!err && g->nr_lto)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* An ELF64 x86-64 file through libelf, and its look-ups (kms/elf_file.h). */
+/* An ELF file through libelf, its architecture, and its look-ups (kms/elf_file.h). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -9,6 +9,27 @@
 
 #include <kms/elf_file.h>
 #include <kms/util.h>
+
+/*
+ * The architectures whose kernels the tools have been proven on (a booted
+ * kernel's /proc/kallmodsyms equals what they list).  bfd: the name GNU ld
+ * writes in its map's OUTPUT() line.  Both are ELF64, little-endian: so is
+ * what kms_emit_append() writes.
+ */
+static const struct kms_arch kms_arches[] = {
+	{ EM_X86_64, "x86_64", "elf64-x86-64" },
+	{ EM_AARCH64, "aarch64", "elf64-littleaarch64" },
+};
+
+const struct kms_arch *kms_arch_by_bfd(const char *bfd)
+{
+	size_t i;
+
+	for (i = 0; i < KMS_ARRAY_SIZE(kms_arches); i++)
+		if (!strcmp(kms_arches[i].bfd, bfd))
+			return &kms_arches[i];
+	return NULL;
+}
 
 bool kms_is_elf(const void *buf, size_t size)
 {
@@ -53,7 +74,27 @@ static struct kms_error *check_extents(struct kms_elf *e, const GElf_Ehdr *ehdr)
 	return NULL;
 }
 
-struct kms_error *kms_elf_open(const char *path, struct kms_elf **ret)
+/* e->arch, or an error if @need_arch and the tools do not know it. */
+static struct kms_error *find_arch(struct kms_elf *e, const GElf_Ehdr *ehdr,
+				   bool need_arch)
+{
+	size_t i;
+
+	for (i = 0; i < KMS_ARRAY_SIZE(kms_arches); i++)
+		if (ehdr->e_machine == kms_arches[i].machine &&
+		    ehdr->e_ident[EI_CLASS] == ELFCLASS64 &&
+		    ehdr->e_ident[EI_DATA] == ELFDATA2LSB)
+			e->arch = &kms_arches[i];
+	if (e->arch || !need_arch)
+		return NULL;
+	return kms_error_file(e->path,
+			      "ELF machine %u (class %u, data %u) is not an architecture kallmodsyms knows (x86_64, aarch64)",
+			      ehdr->e_machine, ehdr->e_ident[EI_CLASS],
+			      ehdr->e_ident[EI_DATA]);
+}
+
+static struct kms_error *open_elf(const char *path, bool need_arch,
+				  struct kms_elf **ret)
 {
 	struct kms_error *err;
 	struct kms_elf *e;
@@ -84,14 +125,9 @@ struct kms_error *kms_elf_open(const char *path, struct kms_elf **ret)
 		err = kms_error_file(path, "bad ELF header: %s", elf_errmsg(-1));
 		goto fail;
 	}
-	if (ehdr.e_ident[EI_CLASS] != ELFCLASS64 ||
-	    ehdr.e_ident[EI_DATA] != ELFDATA2LSB || ehdr.e_machine != EM_X86_64) {
-		err = kms_error_file(path,
-				     "ELF class %u, data %u, machine %u: only x86-64 ELF64 is supported",
-				     ehdr.e_ident[EI_CLASS], ehdr.e_ident[EI_DATA],
-				     ehdr.e_machine);
+	err = find_arch(e, &ehdr, need_arch);
+	if (err)
 		goto fail;
-	}
 	err = check_extents(e, &ehdr);
 	if (err)
 		goto fail;
@@ -127,6 +163,16 @@ struct kms_error *kms_elf_open(const char *path, struct kms_elf **ret)
 fail:
 	kms_elf_close(e);
 	return err;
+}
+
+struct kms_error *kms_elf_open(const char *path, struct kms_elf **ret)
+{
+	return open_elf(path, true, ret);
+}
+
+struct kms_error *kms_elf_open_any(const char *path, struct kms_elf **ret)
+{
+	return open_elf(path, false, ret);
 }
 
 void kms_elf_close(struct kms_elf *elf)

@@ -123,6 +123,17 @@ struct map_parser {
 	uint64_t osec_addr;
 };
 
+/* "OUTPUT(FILE BFD)", from "FILE BFD)" on: the object format linked. */
+static struct kms_error *output_format(struct map_parser *p, const char *rest)
+{
+	const char *bfd = strrchr(rest, ' '), *end = strrchr(rest, ')');
+
+	if (!bfd || !end || end < bfd)
+		return NULL;
+	p->map->output_format = intern(p->map, bfd + 1, end - bfd - 1);
+	return p->map->output_format ? NULL : &kms_error_nomem;
+}
+
 /* One line of the memory map, a wrapped name already joined to its numbers. */
 static struct kms_error *parse_line(struct map_parser *p, char *line)
 {
@@ -130,6 +141,8 @@ static struct kms_error *parse_line(struct map_parser *p, char *line)
 	uint64_t addr, size;
 	int n;
 
+	if (!strncmp(line, "OUTPUT(", 7))
+		return output_format(p, line + 7);
 	if (line[0] != ' ' && line[0] != '\0') {
 		/* Output section header: "NAME 0xADDR 0xSIZE ...". */
 		n = split(line, field, 3);

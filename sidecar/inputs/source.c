@@ -67,7 +67,7 @@ static struct kms_error *load_from_elf(const char *path,
 	const void *desc;
 	size_t size;
 
-	err = kms_elf_open(path, &elf);
+	err = kms_elf_open_any(path, &elf);
 	if (err)
 		return err;
 	err = kms_elf_note(elf, &scn, &desc, &size);

@@ -36,7 +36,7 @@ static char section_type_by_name(const char *name)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
+	for (i = 0; i < KMS_ARRAY_SIZE(table); i++) {
 		size_t len = strlen(table[i].prefix);
 
 		if (!strncmp(name, table[i].prefix, len) &&
@@ -121,10 +121,10 @@ static bool mksysmap_drops(const char *name, char type)
 		return true;
 	/* Every prefix starts with one of these: most names skip the loop. */
 	if (name[0] == '$' || name[0] == '.' || name[0] == '_')
-		for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		for (i = 0; i < KMS_ARRAY_SIZE(prefixes); i++)
 			if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
 				return true;
-	for (i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
+	for (i = 0; i < KMS_ARRAY_SIZE(suffixes); i++) {
 		size_t n = strlen(suffixes[i]);
 
 		if (len >= n && !strcmp(name + len - n, suffixes[i]))
@@ -173,7 +173,7 @@ static bool kallsyms_own_table(const char *name)
 
 	if (strncmp(name, "kallsyms_", 9))
 		return false;
-	for (i = 0; i < sizeof(tables) / sizeof(tables[0]); i++)
+	for (i = 0; i < KMS_ARRAY_SIZE(tables); i++)
 		if (!strcmp(name, tables[i]))
 			return true;
 	return false;

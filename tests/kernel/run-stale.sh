@@ -34,7 +34,7 @@ relink() { # LOG
 cat > "$tool" <<EOF
 #!/bin/sh
 case " \$* " in
-*" -f object "*) exec "$KMS_BUILD/kallmodsyms-gen" -B "$tmp/stale.builtin" "\$@" ;;
+*" -f asm "*) exec "$KMS_BUILD/kallmodsyms-gen" -B "$tmp/stale.builtin" "\$@" ;;
 esac
 exec "$KMS_BUILD/kallmodsyms-gen" "\$@"
 EOF

@@ -28,9 +28,14 @@ gen_error "kallmodsyms-gen: text: not an ELF file" \
 head -c 3000 vmlinux > truncated
 gen_error "kallmodsyms-gen: truncated: truncated or corrupt: section headers end at $size, the file has 3000 bytes" \
 	kms_gen -f sidecar -o out.kms -m vmlinux.map truncated
+cp vmlinux ppc
+printf '\025\000' | dd of=ppc bs=1 seek=18 conv=notrunc 2> /dev/null
+gen_error "kallmodsyms-gen: ppc: ELF machine 21 (class 2, data 1) is not an architecture kallmodsyms knows (x86_64, aarch64)" \
+	kms_gen -f sidecar -o out.kms -m vmlinux.map ppc
+# An x86 map with an arm64 vmlinux (GNU ld's maps name their format).
 cp vmlinux arm64
 printf '\267\000' | dd of=arm64 bs=1 seek=18 conv=notrunc 2> /dev/null
-gen_error "kallmodsyms-gen: arm64: ELF class 2, data 1, machine 183: only x86-64 ELF64 is supported" \
+gen_error "kallmodsyms-gen: vmlinux.map: a map of an elf64-x86-64 link, but arm64 is aarch64 (elf64-littleaarch64)" \
 	kms_gen -f sidecar -o out.kms -m vmlinux.map arm64
 strip -o stripped vmlinux
 gen_error "kallmodsyms-gen: stripped: no symbol table" \
@@ -57,7 +62,7 @@ gen_error "kallmodsyms-gen: ./fs/ext9/.inode.o.cmd: not a kbuild .cmd file (no s
 cp "$fx/fs/ext9/.inode.o.cmd" fs/ext9/
 testrun_error 1 "kallmodsyms-gen: /nonexistent/out.kms: cannot create a temporary file beside it: No such file or directory" \
 	kms_gen -q -f sidecar -o /nonexistent/out.kms vmlinux
-testrun_error 2 'kallmodsyms-gen: unknown format "elf" (object, sidecar, append)' \
+testrun_error 2 'kallmodsyms-gen: unknown format "elf" (asm, sidecar, append)' \
 	kms_gen -f elf -o out.kms vmlinux
 testrun_error 2 "kallmodsyms-gen: -o FILE is needed for format sidecar" \
 	kms_gen -f sidecar vmlinux

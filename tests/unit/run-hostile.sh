@@ -22,8 +22,8 @@ long=$(printf 'a%.0s' $(seq 5000))
 : > empty
 head -c 100 vmlinux > truncated
 objcopy -O elf32-i386 vmlinux elf32
-cp vmlinux aarch64
-printf '\267\000' | dd of=aarch64 bs=1 seek=18 conv=notrunc 2> /dev/null
+cp vmlinux s390
+printf '\026\000' | dd of=s390 bs=1 seek=18 conv=notrunc 2> /dev/null
 strip -o stripped vmlinux
 printf '\377\376\200\001garbage\n' > binary
 # A map from another build: everything linked 16 MiB higher.
@@ -55,8 +55,8 @@ while IFS='|' read -r status want cmd; do
 done <<EOF
 1|kallmodsyms-gen: empty: not an ELF file|kms_gen -f sidecar -o out.kms -m vmlinux.map empty
 1|kallmodsyms-gen: truncated: truncated or corrupt: section headers end at $size, the file has 100 bytes|kms_gen -f sidecar -o out.kms -m vmlinux.map truncated
-1|kallmodsyms-gen: elf32: ELF class 1, data 1, machine 3: only x86-64 ELF64 is supported|kms_gen -f sidecar -o out.kms -m vmlinux.map elf32
-1|kallmodsyms-gen: aarch64: ELF class 2, data 1, machine 183: only x86-64 ELF64 is supported|kms_gen -f sidecar -o out.kms -m vmlinux.map aarch64
+1|kallmodsyms-gen: elf32: ELF machine 3 (class 1, data 1) is not an architecture kallmodsyms knows (x86_64, aarch64)|kms_gen -f sidecar -o out.kms -m vmlinux.map elf32
+1|kallmodsyms-gen: s390: ELF machine 22 (class 2, data 1) is not an architecture kallmodsyms knows (x86_64, aarch64)|kms_gen -f sidecar -o out.kms -m vmlinux.map s390
 1|kallmodsyms-gen: stripped: no symbol table|kms_gen -f sidecar -o out.kms -m vmlinux.map stripped
 1|kallmodsyms-gen: binary: not an ELF file|kms_gen -f sidecar -o out.kms -m vmlinux.map binary
 1|kallmodsyms-gen: binary: not a linker map: neither GNU ld's "Linker script and memory map" nor ld.lld's column header|kms_gen -f sidecar -o out.kms -m binary vmlinux
@@ -68,12 +68,12 @@ done <<EOF
 1|kallmodsyms-gen: long.builtin: line 6: module name of 5000 bytes, longer than the kernel's 55|kms_gen -f sidecar -o out.kms -B long.builtin vmlinux
 1|kallmodsyms: empty: not an ELF file|kms list empty
 1|kallmodsyms: truncated: truncated or corrupt: section headers end at $size, the file has 100 bytes|kms list truncated
-1|kallmodsyms: elf32: ELF class 1, data 1, machine 3: only x86-64 ELF64 is supported|kms list -t good.kms elf32
-1|kallmodsyms: aarch64: ELF class 2, data 1, machine 183: only x86-64 ELF64 is supported|kms lookup -t good.kms aarch64 0
+1|kallmodsyms: elf32: ELF machine 3 (class 1, data 1) is not an architecture kallmodsyms knows (x86_64, aarch64)|kms list -t good.kms elf32
+1|kallmodsyms: s390: ELF machine 22 (class 2, data 1) is not an architecture kallmodsyms knows (x86_64, aarch64)|kms lookup -t good.kms s390 0
 1|kallmodsyms: stripped: no symbol table|kms find -t good.kms stripped dup_fn
 1|kallmodsyms: empty: empty file|kms dump -t empty vmlinux
 1|kallmodsyms: truncated: truncated or corrupt: section headers end at $size, the file has 100 bytes|kms dump -t truncated vmlinux
-1|kallmodsyms: elf32: ELF class 1, data 1, machine 3: only x86-64 ELF64 is supported|kms stats -t elf32 vmlinux
+1|kallmodsyms: elf32: no kallmodsyms note (not generated for this vmlinux?)|kms stats -t elf32 vmlinux
 1|kallmodsyms: binary: not an ELF file, a note file or a kallmodsyms blob|kms dump -t binary vmlinux
 1|kallmodsyms: dup.kms: note: range 1 starts at 0, not after range 0 at 0|kms dump -t dup.kms vmlinux
 1|kallmodsyms: overlap.kms: note: range objects overlap sections|kms modules -t overlap.kms vmlinux
@@ -91,7 +91,7 @@ EOF
 
 # A failed append leaves the hostile vmlinux exactly as it was.
 cp elf32 keep
-testrun_error 1 "kallmodsyms-gen: elf32: ELF class 1, data 1, machine 3: only x86-64 ELF64 is supported" \
+testrun_error 1 "kallmodsyms-gen: elf32: ELF machine 3 (class 1, data 1) is not an architecture kallmodsyms knows (x86_64, aarch64)" \
 	kms_gen -f append -m vmlinux.map elf32
 assert_same keep elf32 "elf32 after a failed append"
 assert_absent elf32.tmp

@@ -38,14 +38,19 @@ testrun_compare od -An -c -j12 -N12 fx.kms <<'EOF'
    k   a   l   l   m   o   d   s   y   m   s  \0
 EOF
 
-# (a) The relocatable object, linked into vmlinux as kbuild will do: the
-# note lands in .notes, the text does not move, and the image carries it.
-kms_gen -q -f object -o note.o "$fx/vmlinux" || fail "object"
-kms_gen -q -f object -o note2.o "$fx/vmlinux" || fail "object again"
-assert_same note.o note2.o "two objects"
+# (a) Assembler source, assembled and linked into vmlinux as kbuild will
+# do: the note lands in .notes, the text does not move, and the image
+# carries it.
+kms_gen -q -f asm -o note.S "$fx/vmlinux" || fail "asm"
+kms_gen -q -f asm -o note2.S "$fx/vmlinux" || fail "asm again"
+assert_same note.S note2.S "two assembler sources"
+as -o note.o note.S || fail "assembling note.S"
 testrun_compare sh -c "readelf -SW note.o | grep -o '\.note\.kallmodsyms *NOTE.*'" <<'EOF'
 .note.kallmodsyms NOTE            0000000000000000 000040 000120 00   A  0   0  4
 EOF
+# The same note as the sidecar holds, byte for byte.
+objcopy -O binary -j .note.kallmodsyms note.o note.bin
+assert_same fx.kms note.bin "the assembled note vs the sidecar"
 ld --no-warn-rwx-segments -T "$lds" -o linked "$fx/vmlinux.o" note.o ||
 	fail "link with note.o"
 kms list linked > got-linked || fail "list from the linked note"
@@ -57,10 +62,34 @@ nm -n "$fx/vmlinux" | grep -v notes > nm-before
 nm -n linked | grep -v notes > nm-after
 assert_same nm-before nm-after "symbols of vmlinux with and without the note"
 
+# Other targets' assemblers, where installed (Debian's binutils-*-cross):
+# a 32-bit one (arm) and big-endian ones (powerpc64, s390x).  The note
+# header comes out in the target's byte order, which readelf reads, the
+# descriptor is the same little-endian blob, and the inspector reads the
+# tables from each object.
+for t in arm-linux-gnueabihf powerpc64-linux-gnu s390x-linux-gnu; do
+	command -v "$t-as" > /dev/null || continue
+	"$t-as" -o "note-$t.o" note.S || fail "$t-as note.S"
+	testrun_compare sh -c "readelf -n note-$t.o | grep -o 'kallmodsyms *0x[0-9a-f]*'" <<'EOF'
+kallmodsyms          0x00000108
+EOF
+	"$t-objcopy" -O binary -j .note.kallmodsyms "note-$t.o" "note-$t.bin"
+	testrun_empty cmp -i 24:24 fx.kms "note-$t.bin"
+	kms list -t "note-$t.o" "$fx/vmlinux" > "got-$t" ||
+		fail "list from the $t object"
+	assert_same want "got-$t" "tables from the $t object"
+done
+if [ -f note-powerpc64-linux-gnu.bin ]; then
+	testrun_compare od -An -tx1 -N4 note-powerpc64-linux-gnu.bin <<'EOF'
+ 00 00 00 0c
+EOF
+fi
+
 # Padded to a fixed size (kbuild relinks with new tables of that size), and
 # checked after the link: --verify accepts the image whose tables these are
 # and refuses one whose inputs say otherwise.
-kms_gen -q -f object --pad-to 1024 -o padded.o "$fx/vmlinux" || fail "--pad-to"
+kms_gen -q -f asm --pad-to 1024 -o padded.S "$fx/vmlinux" || fail "--pad-to"
+as -o padded.o padded.S || fail "assembling padded.S"
 testrun_compare sh -c "readelf -SW padded.o | grep -o '\.note\.kallmodsyms *NOTE.*'" <<'EOF'
 .note.kallmodsyms NOTE            0000000000000000 000040 000400 00   A  0   0  4
 EOF
@@ -77,9 +106,9 @@ testrun_empty kms_gen -q --verify -m padded.map -b "$fx" padded
 grep -v ext9 "$fx/modules.builtin" > other.builtin
 testrun_error 1 "kallmodsyms-gen: padded: the linked kallmodsyms tables do not match this image (stale note?)" \
 	kms_gen -q --verify -m padded.map -b "$fx" -B other.builtin padded
-testrun_error_match 1 "kallmodsyms-gen: small.o: the note needs [0-9]+ bytes, more than --pad-to 64 \(or that is not a multiple of 4\)" \
-	kms_gen -q -f object --pad-to 64 -o small.o "$fx/vmlinux"
-assert_absent small.o
+testrun_error_match 1 "kallmodsyms-gen: small.S: the note needs [0-9]+ bytes, more than --pad-to 64 \(or that is not a multiple of 4\)" \
+	kms_gen -q -f asm --pad-to 64 -o small.S "$fx/vmlinux"
+assert_absent small.S
 
 # (b) Appended to a copy of vmlinux: the loaded bytes are unchanged, the
 # note is a non-allocated section, and a second append replaces it.

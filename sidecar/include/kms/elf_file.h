@@ -14,8 +14,19 @@
 
 #include <kms/error.h>
 
+/* An architecture the tools know (see kms_elf_open()). */
+struct kms_arch {
+	uint16_t machine;	/* e_machine */
+	const char *name;	/* as uname -m says it */
+	const char *bfd;	/* as GNU ld's map says it: "OUTPUT(vmlinux BFD)" */
+};
+
+/* The known architecture whose GNU ld BFD name is @bfd, or NULL. */
+const struct kms_arch *kms_arch_by_bfd(const char *bfd);
+
 struct kms_elf {
 	char *path;
+	const struct kms_arch *arch;	/* NULL: not one the tools know */
 	int fd;
 	Elf *elf;
 	size_t shstrndx;
@@ -25,8 +36,16 @@ struct kms_elf {
 	size_t strtab_index;
 };
 
-/* Open @path; fails unless it is an ELF64 x86-64 file with sections. */
+/*
+ * Open @path, a vmlinux or other image whose symbols the tools read: fails
+ * unless it is an ELF file with sections of an architecture they know.
+ */
 struct kms_error *kms_elf_open(const char *path, struct kms_elf **ret);
+/*
+ * Open @path for its notes alone: any ELF class, byte order and machine.
+ * libelf gives note headers in the host's byte order, whatever the file's.
+ */
+struct kms_error *kms_elf_open_any(const char *path, struct kms_elf **ret);
 void kms_elf_close(struct kms_elf *elf);
 
 /* True if @buf (at least 4 bytes) starts with the ELF magic. */

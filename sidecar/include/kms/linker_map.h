@@ -32,6 +32,8 @@ struct kms_map_piece {
 struct kms_linker_map {
 	struct kms_map_piece *pieces;	/* in map order */
 	size_t nr_pieces;
+	/* GNU ld's "OUTPUT(vmlinux elf64-x86-64)": the BFD name; NULL in lld's */
+	const char *output_format;
 	char **strings;			/* owned copies the pieces point into */
 	size_t nr_strings, strings_cap;
 };

@@ -23,6 +23,9 @@
 struct kms_error *kms_reserve(void *arrp, size_t *cap, size_t need,
 			      size_t size);
 
+/* The number of elements of array @arr. */
+#define KMS_ARRAY_SIZE(arr) (sizeof(arr) / sizeof((arr)[0]))
+
 /* kms_reserve() for an array variable: KMS_RESERVE(arr, cap, nr + 1). */
 #define KMS_RESERVE(arr, cap, need) \
 	kms_reserve(&(arr), &(cap), (need), sizeof(*(arr)))

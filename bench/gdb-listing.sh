@@ -25,7 +25,7 @@ trap 'set +e; eval "$at_exit_commands"; [ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXI
 cd "$tmp"
 
 cat > guest.sh <<'GUEST'
-stty -F /dev/ttyS2 raw -echo
+stty -F /dev/kms-ctl raw -echo
 cat /proc/kallmodsyms > /dev/null
 # busybox date has no %N: time 20 reads with /proc/uptime (10 ms ticks).
 start=$(cut -d' ' -f1 /proc/uptime)
@@ -35,11 +35,11 @@ end=$(cut -d' ' -f1 /proc/uptime)
 echo "@@@ proc"
 echo "$start $end"
 echo "@@@ ready"
-read -r go < /dev/ttyS2
+read -r go < /dev/kms-ctl
 GUEST
 make_initramfs initrd.gz guest.sh
 port=$(free_port)
-start_gdbstub "$kbuild/arch/x86/boot/bzImage" initrd.gz run "$port" -- kaslr
+start_gdbstub "$(boot_image)" initrd.gz run "$port" -- kaslr
 wait_for_line run/data "@@@ ready" 300
 split_sections run
 gdb_run() {

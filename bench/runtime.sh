@@ -51,7 +51,7 @@ for config in "${configs[@]}"; do
 	# host's TSC rate, which TCG's TSC follows.  One CPU: marking the
 	# TSC stable patches code, which under TCG with two CPUs can hit a
 	# stale int3 (seen on defconfig: "Oops: int3" in sched_clock_cpu).
-	boot "$kbuild/arch/x86/boot/bzImage" "$tmp/initrd.gz" "$tmp/$config" \
+	boot "$(boot_image)" "$tmp/initrd.gz" "$tmp/$config" \
 		initcall_debug printk.time=1 nosmp tsc=reliable \
 		tsc_early_khz="$tsc_khz" ||
 		{ note "$config: the boot failed"; exit 1; }

@@ -24,7 +24,16 @@ packages=(
 	qemu-system-x86 busybox-static gdb
 	# the gdb helpers decompress the note in gdb's Python
 	python3-zstandard
+	# the arm64 kernel: cross-built, booted and debugged; other targets'
+	# assemblers for the note (32-bit, big-endian)
+	gcc-aarch64-linux-gnu qemu-system-arm gdb-multiarch
+	binutils-arm-linux-gnueabihf binutils-powerpc64-linux-gnu
+	binutils-s390x-linux-gnu
 )
+
+# The arm64 guests' busybox: Debian's busybox-static for arm64, unpacked
+# (installing it would replace the host's /bin/busybox).
+arm64_busybox=/usr/local/lib/kallmodsyms/arm64/busybox
 
 # kbuild's compiler probes compile "-x c /dev/null": where /dev/null is a
 # regular file that other programs write into, they fail at random, and a
@@ -42,11 +51,27 @@ for p in "${packages[@]}"; do
 	dpkg-query -W -f '${Status}\n' "$p" 2>/dev/null |
 		grep -q '^install ok installed$' || missing+=("$p")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
+[ ${#missing[@]} -eq 0 ] && [ -x "$arm64_busybox" ] && exit 0
 
-echo "install-deps: installing ${missing[*]}" >&2
 sudo=
 [ "$(id -u)" = 0 ] || sudo=sudo
 export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -q >&2
-$sudo apt-get install -y -q --no-install-recommends "${missing[@]}" >&2
+# (busybox-static:arm64 below needs arm64 in apt's lists.)
+if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+	$sudo dpkg --add-architecture arm64
+	$sudo apt-get update -q >&2
+elif [ ${#missing[@]} -gt 0 ]; then
+	$sudo apt-get update -q >&2
+fi
+if [ ${#missing[@]} -gt 0 ]; then
+	echo "install-deps: installing ${missing[*]}" >&2
+	$sudo apt-get install -y -q --no-install-recommends "${missing[@]}" >&2
+fi
+if [ ! -x "$arm64_busybox" ]; then
+	echo "install-deps: unpacking busybox-static:arm64 into ${arm64_busybox%/*}" >&2
+	deb=$(mktemp -d)
+	(cd "$deb" && apt-get download -q busybox-static:arm64 >&2 &&
+		dpkg-deb -x busybox-static_*_arm64.deb root)
+	$sudo install -D -m 755 "$deb/root/bin/busybox" "$arm64_busybox"
+	rm -rf "$deb"
+fi

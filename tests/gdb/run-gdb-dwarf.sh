@@ -61,16 +61,16 @@ grep -q '^Linux version 6\.12' version || fail "lx-version (the kernel's scripts
 wc -l < list | testrun_compare cat count
 
 cat > guest.sh <<'EOF'
-stty -F /dev/ttyS2 raw -echo
+stty -F /dev/kms-ctl raw -echo
 echo "@@@ ready"
-read -r go < /dev/ttyS2
+read -r go < /dev/kms-ctl
 for which in one main two; do
 	echo "$which" > /sys/module/kms_sample_c/parameters/run
 done
 EOF
 make_initramfs initrd.gz guest.sh
 port=$(free_port)
-start_gdbstub "$kbuild/arch/x86/boot/bzImage" initrd.gz live "$port" -- nokaslr
+start_gdbstub "$(boot_image)" initrd.gz live "$port" -- nokaslr
 wait_for_line live/data "@@@ ready" 120 || fail "the guest did not get ready"
 run_gdb live "target remote 127.0.0.1:$port" \
 	'break samples/kallmodsyms/two/util.c:kms_sample_show' \

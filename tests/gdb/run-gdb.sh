@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# kms-test: modes=plain kernels=6.12,6.1 toolchains=gcc,llvm,thinlto configs=small
+# kms-test: modes=plain kernels=6.12,6.1 toolchains=gcc,llvm,thinlto,arm64 configs=small
 #
 # gdb-scripts/ against the small test kernel: offline on its vmlinux, then
 # over QEMU's gdbstub (loopback only) with KASLR on: lx-kallmodsyms equals
@@ -16,7 +16,13 @@
 . "$tests_dir/kernel/qemu.sh"
 
 need_kernel small
-command -v gdb > /dev/null || { echo "no gdb" >&2; exit 77; }
+# The images QEMU boots stopped early and with a damaged note: on x86_64
+# the ELF vmlinux (its PVH entry), on arm64 the Image.
+gdb=gdb early_image=$kbuild/vmlinux
+if [ "$(guest_arch)" = arm64 ]; then
+	gdb=gdb-multiarch early_image=$(boot_image)
+fi
+command -v "$gdb" > /dev/null || { echo "no $gdb" >&2; exit 77; }
 cd "$tmp" || exit 1
 vmlinux=$kbuild/vmlinux
 
@@ -29,7 +35,7 @@ run_gdb() {
 	for c in "$@"; do
 		args+=(-ex "$c")
 	done
-	timeout 240 gdb -batch -nx -iex 'set pagination off' \
+	timeout 240 "$gdb" -batch -nx -iex 'set pagination off' \
 		-iex 'set confirm off' \
 		-iex "source $top/gdb-scripts/kallmodsyms.py" \
 		-iex "source $tests_dir/gdb/capture.py" \
@@ -107,11 +113,11 @@ check_error bad-crc "lx-kallmodsyms: $tmp/vmlinux.crc: bad note header"
 # A running kernel with KASLR.
 #
 cat > guest.sh <<'EOF'
-stty -F /dev/ttyS2 raw -echo
+stty -F /dev/kms-ctl raw -echo
 echo "@@@ kallmodsyms"
 cat /proc/kallmodsyms
 echo "@@@ ready"
-read -r go < /dev/ttyS2
+read -r go < /dev/kms-ctl
 echo "@@@ ran"
 for which in one main two; do
 	echo "$which" > /sys/module/kms_sample_c/parameters/run && echo "$which"
@@ -125,7 +131,7 @@ link_text=$(grep ' T _text$' list | cut -d' ' -f1)
 for try in 1 2 3; do
 	rm -rf live
 	port=$(free_port)
-	start_gdbstub "$kbuild/arch/x86/boot/bzImage" initrd.gz live "$port" -- kaslr
+	start_gdbstub "$(boot_image)" initrd.gz live "$port" -- kaslr
 	wait_for_line live/data "@@@ ready" 120 || fail "the guest did not get ready"
 	split_sections live
 	live_text=$(grep ' T _text$' live/kallmodsyms | cut -d' ' -f1)
@@ -227,7 +233,7 @@ check_file live-hits.count <<'EOF'
 EOF
 
 #
-# Stopped before the kernel has checked its note (PVH entry: no KASLR), and
+# Stopped before the kernel has checked its note (no KASLR), and
 # again once it has: the helpers read the note in .notes either way, as the
 # kernel keeps no decoded tables (FORMAT.md 5), and need say nothing.
 #
@@ -236,7 +242,7 @@ init=$(addr_of kallmodsyms_init)
 # (a device initcall that stays out of line under ThinLTO too)
 later=$(addr_of kms_sample_c_init)
 port=$(free_port)
-start_gdbstub "$vmlinux" initrd.gz early "$port" -S -- nokaslr
+start_gdbstub "$early_image" initrd.gz early "$port" -S -- nokaslr
 run_gdb early "$vmlinux" \
 	"target remote 127.0.0.1:$port" \
 	"hbreak *0x$init" 'continue' \
@@ -254,8 +260,11 @@ check_file early.notices < /dev/null
 #
 # A kernel that refused its note: the commands say so; --file shows why.
 #
+read -r image idesc < <(note_in_image)
+cp "$image" image.crc
+patch_byte image.crc $((idesc + 20)) "$(printf '%02x' $(( 0x$(od -An -tx1 -j $((idesc + 20)) -N1 "$image" | tr -d ' ') ^ 0xff )))"
 port=$(free_port)
-start_gdbstub vmlinux.crc initrd.gz refused "$port" -- nokaslr
+start_gdbstub image.crc initrd.gz refused "$port" -- nokaslr
 wait_for_line refused/data "@@@ ready" 120 || fail "the guest did not get ready"
 run_gdb refused vmlinux.crc \
 	"target remote 127.0.0.1:$port" \

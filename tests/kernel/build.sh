@@ -11,7 +11,8 @@
 # usage: tests/kernel/build.sh CONFIG   (CONFIG: a name in tests/kernel/configs)
 #
 # A fragment line "#make VAR=VALUE" passes VAR=VALUE to every make (LLVM=-16
-# builds with clang); "#include NAME.config" starts from another fragment.
+# builds with clang); "#include NAME.config" starts from another fragment;
+# "#arch arm64" cross-builds for arm64 (default: x86_64).
 #
 # Environment:
 #   KALLMODSYMS_CACHE  cache root (default: ~/.cache/kallmodsyms)
@@ -58,6 +59,14 @@ expand_fragment() {
 expanded=$(expand_fragment "$fragment")
 # "#make VAR=VALUE" lines are make variables for the whole build (LLVM=-16).
 mapfile -t make_vars < <(sed -n 's/^#make[[:space:]]\+//p' <<< "$expanded")
+# "#arch ARCH": another architecture than x86_64, cross-built with Debian's
+# GCC for it; the image QEMU boots.
+arch=$(sed -n 's/^#arch[[:space:]]\+//p' <<< "$expanded" | tail -n 1)
+case ${arch:-x86_64} in
+x86_64) make_arch=(ARCH=x86_64) image=bzImage ;;
+arm64) make_arch=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-) image=Image ;;
+*) die "$fragment: no cross compiler known for #arch $arch" ;;
+esac
 [ -f "$tarball" ] || die "$tarball: missing (apt-get install linux-source-$version)"
 
 src_version=$(dpkg-query -W -f '${Version}' "linux-source-$version" 2>/dev/null ||
@@ -172,7 +181,7 @@ fi
 
 mkdir -p "$out"
 kmake() {
-	kms_make -C "$src" O="$out" ARCH=x86_64 \
+	kms_make -C "$src" O="$out" "${make_arch[@]}" \
 		KALLMODSYMS_GEN="$gen" ${make_vars[@]+"${make_vars[@]}"} \
 		-j"$jobs" "$@"
 }
@@ -188,7 +197,7 @@ gdb_scripts() {
 if [ -f "$dir/.built" ]; then
 	log "the generator changed: relinking vmlinux in $out"
 	rm -f "$out/vmlinux"
-	kmake vmlinux bzImage >&2
+	kmake vmlinux "$image" >&2
 	gdb_scripts
 	echo "$gen_hash" > "$dir/.built"
 	echo "$out"
@@ -234,7 +243,7 @@ done <<< "$expanded"
 
 log "building in $out with -j$jobs"
 start=$(date +%s)
-kmake vmlinux bzImage modules.builtin >&2
+kmake vmlinux "$image" modules.builtin >&2
 gdb_scripts
 [ -f "$out/modules.builtin.ranges" ] || kmake modules.builtin.ranges >&2 || true
 log "built in $(( $(date +%s) - start ))s"

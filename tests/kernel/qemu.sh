@@ -4,12 +4,98 @@
 # Sourced by the boot tests: make a busybox initramfs that runs a guest
 # script, boot a kernel on it in QEMU (TCG), and split what the script wrote.
 #
-# The guest script writes to stdout, which is the second serial port
-# (/dev/ttyS1, raw): sections start with a line "@@@ NAME".  The console
-# (ttyS0) goes to a log that the tests print when something fails.
+# The guest script writes to stdout, which is the harness's second channel
+# (/dev/kms-data in the guest, raw): sections start with a line "@@@ NAME".
+# The console goes to a log that the tests print when something fails.
+# A third channel, /dev/kms-ctl, is the test's way to let a guest script
+# go on (start_gdbstub).  On x86_64 the channels are the serial ports
+# ttyS0-2; on arm64 (QEMU's virt machine has one PL011 UART, ttyAMA0) the
+# other two are virtio consoles, hvc0 and hvc1.
 
-# $tmp: tests/lib.sh's, or the script's that sources this.
+# $tmp: tests/lib.sh's, or the script's that sources this; $kbuild:
+# kernels.sh's need_kernel.
 # shellcheck disable=SC2154
+
+# guest_arch: the architecture of the kernel in $kbuild.
+guest_arch() {
+	if grep -qx 'CONFIG_ARM64=y' "$kbuild/.config" 2> /dev/null; then
+		echo arm64
+	else
+		echo x86_64
+	fi
+}
+
+# boot_image: the image of $kbuild that QEMU boots.
+boot_image() {
+	case $(guest_arch) in
+	arm64) echo "$kbuild/arch/arm64/boot/Image" ;;
+	*) echo "$kbuild/arch/x86/boot/bzImage" ;;
+	esac
+}
+
+# note_in_image: "IMAGE OFFSET": a copy-to-edit source for a boot with a
+# damaged note, and where in it the note's descriptor lies.  On x86_64 the
+# ELF vmlinux itself, booted through its PVH entry; on arm64 the Image
+# QEMU boots, which holds the loaded bytes from _text on.
+note_in_image() {
+	local note
+
+	note=$(kms note "$kbuild/vmlinux") || return 1
+	case $(guest_arch) in
+	arm64)
+		gawk -v text="0x$(nm "$kbuild/vmlinux" | sed -n 's/ [Tt] _text$//p')" \
+			-v image="$(boot_image)" '
+			{ v[$1] = $2 }
+			END {
+				at = strtonum(v["section_address"]) + v["desc_offset"] - v["section_offset"]
+				printf "%s %d\n", image, at - strtonum(text)
+			}' <<< "$note"
+		;;
+	*)
+		awk -v image="$kbuild/vmlinux" '$1 == "desc_offset" { print image, $2 }' \
+			<<< "$note"
+		;;
+	esac
+}
+
+# qemu_run OUTDIR [QEMU OPTIONS...] -- KERNEL INITRAMFS [KERNEL ARGS...]:
+# QEMU for $kbuild's architecture (TCG), its console in OUTDIR/console.log,
+# the data channel in OUTDIR/data, the control channel (when OUTDIR/ctl.in
+# and ctl.out exist) from the FIFO OUTDIR/ctl.in; 300 s at most.
+qemu_run() {
+	local out=$1 opts=() ctl=() kernel initrd
+	shift
+	while [ "$1" != -- ]; do
+		opts+=("$1")
+		shift
+	done
+	kernel=$2 initrd=$3
+	shift 3
+	case $(guest_arch) in
+	arm64)
+		# shellcheck disable=SC2054 # QEMU's commas
+		[ -p "$out/ctl.in" ] && ctl=(-chardev "pipe,id=ctl,path=$out/ctl"
+			-device virtconsole,chardev=ctl)
+		timeout 300 qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on \
+			-m 512M -smp 2 -display none -monitor none -no-reboot \
+			-serial "file:$out/console.log" \
+			-device virtio-serial-device \
+			-chardev "file,id=data,path=$out/data" \
+			-device virtconsole,chardev=data ${ctl[@]+"${ctl[@]}"} \
+			${opts[@]+"${opts[@]}"} -kernel "$kernel" -initrd "$initrd" \
+			-append "console=ttyAMA0 panic=-1 $*"
+		;;
+	*)
+		[ -p "$out/ctl.in" ] && ctl=(-serial "pipe:$out/ctl")
+		timeout 300 qemu-system-x86_64 -m 512M -smp 2 -cpu max \
+			-display none -monitor none -no-reboot \
+			-serial "file:$out/console.log" \
+			-serial "file:$out/data" ${ctl[@]+"${ctl[@]}"} \
+			${opts[@]+"${opts[@]}"} -kernel "$kernel" -initrd "$initrd" \
+			-append "console=ttyS0 panic=-1 $*"
+		;;
+	esac
+}
 
 # make_initramfs OUT GUEST_SCRIPT [PROGRAM...]: PROGRAMs go to /bin.
 make_initramfs() {
@@ -18,17 +104,24 @@ make_initramfs() {
 	root=$(mktemp -d "$tmp/initramfs.XXXXXX")
 	chmod 755 "$root"
 	mkdir -p "$root"/{bin,dev,proc,sys,tmp,etc}
-	cp /bin/busybox "$root/bin/busybox"
-	cat > "$root/init" <<'INIT'
+	local busybox=/bin/busybox data_tty=ttyS1 ctl_tty=ttyS2
+	if [ "$(guest_arch)" = arm64 ]; then
+		busybox=/usr/local/lib/kallmodsyms/arm64/busybox
+		data_tty=hvc0 ctl_tty=hvc1
+	fi
+	cp "$busybox" "$root/bin/busybox"
+	cat > "$root/init" <<INIT
 #!/bin/busybox sh
 /bin/busybox --install -s /bin
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev 2> /dev/null
-stty -F /dev/ttyS1 raw -echo
+ln -s $data_tty /dev/kms-data
+ln -s $ctl_tty /dev/kms-ctl
+stty -F /dev/kms-data raw -echo
 echo "guest: running the test script"
-sh /test.sh > /dev/ttyS1 2>&1
-echo "guest: test script exited $?"
+sh /test.sh > /dev/kms-data 2>&1
+echo "guest: test script exited \$?"
 sync
 reboot -f
 INIT
@@ -49,12 +142,7 @@ boot() {
 	shift 3
 	mkdir -p "$outdir"
 	: > "$outdir/data"
-	timeout 300 qemu-system-x86_64 -m 512M -smp 2 -cpu max \
-		-display none -monitor none -no-reboot \
-		-serial "file:$outdir/console.log" \
-		-serial "file:$outdir/data" \
-		-kernel "$kernel" -initrd "$initrd" \
-		-append "console=ttyS0 panic=-1 $*" || status=$?
+	qemu_run "$outdir" -- "$kernel" "$initrd" "$@" || status=$?
 	if [ "$status" != 0 ]; then
 		echo "qemu exited $status (124: timed out); console:" >&2
 		tail -n 60 "$outdir/console.log" >&2
@@ -151,9 +239,9 @@ print(s.getsockname()[1])'
 }
 
 # start_gdbstub KERNEL INITRAMFS OUTDIR PORT [QEMU OPTIONS...] -- [KERNEL ARGS...]
-# Boots in the background with a gdbstub on 127.0.0.1:PORT and a third
-# serial port (the guest's /dev/ttyS2) fed from the FIFO OUTDIR/ctl.in, so
-# that the test can let the guest script go on ("read go < /dev/ttyS2").
+# Boots in the background with a gdbstub on 127.0.0.1:PORT and the control
+# channel (the guest's /dev/kms-ctl) fed from the FIFO OUTDIR/ctl.in, so
+# that the test can let the guest script go on ("read go < /dev/kms-ctl").
 # Sets qemu_pid; the test's exit stops QEMU whatever happened.  The guest
 # has 300 s.
 start_gdbstub() {
@@ -167,14 +255,9 @@ start_gdbstub() {
 	mkdir -p "$outdir"
 	: > "$outdir/data"
 	mkfifo "$outdir/ctl.in" "$outdir/ctl.out"
-	timeout 300 qemu-system-x86_64 -m 512M -smp 2 -cpu max \
-		-display none -monitor none -no-reboot \
-		-serial "file:$outdir/console.log" \
-		-serial "file:$outdir/data" \
-		-serial "pipe:$outdir/ctl" \
-		-gdb "tcp:127.0.0.1:$port" "${qemu_opts[@]}" \
-		-kernel "$kernel" -initrd "$initrd" \
-		-append "console=ttyS0 panic=-1 $*" 2> "$outdir/qemu.stderr" &
+	qemu_run "$outdir" -gdb "tcp:127.0.0.1:$port" \
+		${qemu_opts[@]+"${qemu_opts[@]}"} -- "$kernel" "$initrd" "$@" \
+		2> "$outdir/qemu.stderr" &
 	qemu_pid=$!
 	at_exit "kill $qemu_pid 2> /dev/null"
 }

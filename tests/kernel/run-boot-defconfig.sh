@@ -16,7 +16,7 @@ cd "$tmp" || exit 1
 
 write_listing_guest guest.sh
 make_initramfs initrd.gz guest.sh
-boot "$kbuild/arch/x86/boot/bzImage" initrd.gz nokaslr nokaslr ||
+boot "$(boot_image)" initrd.gz nokaslr nokaslr ||
 	{ fail "boot"; exit 1; }
 check_boot nokaslr "$kbuild/vmlinux"
 

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# kms-test: modes=plain kernels=6.12,6.1 toolchains=gcc,llvm,thinlto configs=small
+# kms-test: modes=plain kernels=6.12,6.1 toolchains=gcc,llvm,thinlto,arm64 configs=small
 #
 # Boot the patched small kernel in QEMU and hold /proc/kallmodsyms against
 # the offline reader, as root and as nobody, with and without KASLR; boot
@@ -21,7 +21,7 @@ make_initramfs initrd.gz guest.sh
 # show_log DIR: the console of a failed boot.
 show_log() { echo "console of $1:" >&2; tail -n 40 "$1/console.log" >&2; }
 
-boot "$kbuild/arch/x86/boot/bzImage" initrd.gz nokaslr nokaslr ||
+boot "$(boot_image)" initrd.gz nokaslr nokaslr ||
 	{ fail "boot"; exit 1; }
 
 check_boot nokaslr "$kbuild/vmlinux"
@@ -33,7 +33,7 @@ assert_same nokaslr/list list-notes "tables from /sys/kernel/notes"
 
 # With KASLR: the same names and annotations, every core address moved by
 # one offset.
-boot "$kbuild/arch/x86/boot/bzImage" initrd.gz kaslr kaslr ||
+boot "$(boot_image)" initrd.gz kaslr kaslr ||
 	{ fail "boot with kaslr"; exit 1; }
 cut -d' ' -f2- nokaslr/kallmodsyms > root-rest
 cut -d' ' -f2- kaslr/kallmodsyms > kaslr-rest
@@ -48,15 +48,15 @@ testrun_compare cat nshifts <<'EOF'
 1
 EOF
 
-# Damaged notes, booted from an edited copy of vmlinux (PVH entry): one
-# error line, no oops, and no /proc/kallmodsyms.
+# Damaged notes, booted from an edited copy of the image (note_in_image):
+# one error line, no oops, and no /proc/kallmodsyms.
 write_damaged_guest guest-damaged.sh
 make_initramfs initrd-damaged.gz guest-damaged.sh
-desc=$(kms note "$kbuild/vmlinux" | awk '$1 == "desc_offset" { print $2 }')
+read -r image desc < <(note_in_image)
 [ -n "$desc" ] || fail "no note in vmlinux"
 while IFS='|' read -r what offset byte message; do
 	[ -n "$what" ] || continue
-	cp "$kbuild/vmlinux" "vmlinux.$what"
+	cp "$image" "vmlinux.$what"
 	if [ "$byte" = flip ]; then
 		old=$(od -An -tx1 -j $((desc + offset)) -N1 "vmlinux.$what" | tr -d ' ')
 		byte=$(printf '%02x' $(( 0x$old ^ 0xff )))

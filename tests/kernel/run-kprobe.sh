@@ -27,8 +27,8 @@ cd "$tmp" || exit 1
 cat > guest.sh <<'EOF'
 t=/sys/kernel/tracing
 mount -t tracefs nodev $t
-stty -F /dev/ttyS2 raw -echo
-exec 3< /dev/ttyS2
+stty -F /dev/kms-ctl raw -echo
+exec 3< /dev/kms-ctl
 echo "@@@ kallmodsyms"
 cat /proc/kallmodsyms
 echo "@@@ plain"
@@ -48,7 +48,7 @@ echo "@@@ trace"
 grep -v '^#' $t/trace
 EOF
 make_initramfs initrd.gz guest.sh
-start_gdbstub "$kbuild/arch/x86/boot/bzImage" initrd.gz live "$(free_port)" -- kaslr
+start_gdbstub "$(boot_image)" initrd.gz live "$(free_port)" -- kaslr
 wait_for_line live/data "@@@ ready" 120 || fail "the guest did not get ready"
 split_sections live
 

@@ -20,7 +20,7 @@ echo "@@@ dmesg"
 dmesg
 EOF
 make_initramfs initrd.gz guest.sh
-boot "$kbuild/arch/x86/boot/bzImage" initrd.gz out nokaslr kms_sample_a.warn=1 ||
+boot "$(boot_image)" initrd.gz out nokaslr kms_sample_a.warn=1 ||
 	{ fail "boot"; exit 1; }
 
 kms decode "$kbuild/vmlinux" < out/dmesg > decoded || fail "decode"

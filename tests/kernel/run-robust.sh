@@ -111,7 +111,7 @@ echo "@@@ dmesg"
 dmesg
 GUEST
 make_initramfs initrd-reads.gz guest-reads.sh
-if boot "$kbuild/arch/x86/boot/bzImage" initrd-reads.gz reads nokaslr; then
+if boot "$(boot_image)" initrd-reads.gz reads nokaslr; then
 	kms list "$kbuild/vmlinux" > reads/list || fail "kallmodsyms list"
 	assert_same reads/list reads/full "/proc/kallmodsyms vs kallmodsyms list"
 	full=$(gawk '$1 == "full" { print $2 " " $3 }' reads/sums)
@@ -148,7 +148,7 @@ echo "@@@ dmesg"
 dmesg
 GUEST
 make_initramfs initrd-kmemleak.gz guest-kmemleak.sh
-if boot "$kbuild/arch/x86/boot/bzImage" initrd-kmemleak.gz kmemleak nokaslr kmemleak=on; then
+if boot "$(boot_image)" initrd-kmemleak.gz kmemleak nokaslr kmemleak=on; then
 	[ "$(cat kmemleak/lines)" -gt 20000 ] || fail "/proc/kallmodsyms: $(cat kmemleak/lines) lines"
 	if [ -s kmemleak/kmemleak ]; then
 		cat kmemleak/kmemleak >&2

@@ -29,7 +29,7 @@ dmesg
 EOF
 make_initramfs initrd.gz guest.sh \
 	"$src/tools/testing/selftests/kallmodsyms/kallmodsyms.sh"
-boot "$kbuild/arch/x86/boot/bzImage" initrd.gz out || { fail "boot"; exit 1; }
+boot "$(boot_image)" initrd.gz out || { fail "boot"; exit 1; }
 
 # KUnit: every case passed, by name.  (kunit.py changes to the tree's
 # directory: the log's path must be absolute.)

@@ -29,6 +29,7 @@ class ElfFile:
         self.byteorder = "<" if d[5] == 1 else ">"
         self.pointer_size = 8 if self.is64 else 4
         bo = self.byteorder
+        self.machine, = struct.unpack_from(bo + "H", d, 18)
         try:
             if self.is64:
                 shoff, = struct.unpack_from(bo + "Q", d, 0x28)

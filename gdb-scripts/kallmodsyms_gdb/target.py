@@ -19,9 +19,13 @@ from .constants import NOTES_START_SYMBOL, NOTES_STOP_SYMBOL
 from .elf import ElfFile
 
 # x86-64 moves the kernel by multiples of CONFIG_PHYSICAL_ALIGN (at least
-# 2 MiB) within KERNEL_IMAGE_SIZE (1 GiB).
+# 2 MiB) within KERNEL_IMAGE_SIZE (1 GiB).  arm64 moves it by multiples of
+# 2 MiB (MIN_KIMG_ALIGN) too, but over far more of the address space than
+# can be searched: there the vector base register says where the kernel's
+# vectors are.
 KASLR_ALIGN = 2 << 20
 KASLR_RANGE = 1 << 30
+EM_AARCH64 = 183
 SIGNATURE_LEN = 64
 
 _elf_cache = {}
@@ -115,6 +119,7 @@ class Kernel:
             pc = int(gdb.selected_frame().pc())
         except gdb.error:
             pc = None
+        candidates += self._vector_base_shift()
         if pc is not None and text is not None and end is not None:
             top = (pc - text) & ~(KASLR_ALIGN - 1)
             size = end - text + KASLR_ALIGN
@@ -132,6 +137,18 @@ class Kernel:
         raise KmsError("the kernel in the target is not %s (its linux_banner "
                        "is nowhere in the kernel's address range)"
                        % self.elf.path)
+
+    def _vector_base_shift(self):
+        """arm64: VBAR_EL1 (QEMU's gdbstub shows the system registers)
+        minus the link-time address of the kernel's vectors."""
+        vectors = self.elf.symbol("vectors")
+        if self.elf.machine != EM_AARCH64 or vectors is None:
+            return []
+        try:
+            vbar = int(gdb.parse_and_eval("$VBAR_EL1")) & ((1 << 64) - 1)
+        except gdb.error:
+            return []
+        return [vbar - vectors]
 
     def text(self):
         t = self.symbol("_text")

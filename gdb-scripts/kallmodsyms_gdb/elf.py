@@ -8,9 +8,12 @@ import struct
 from .blob import KmsError
 
 SHT_SYMTAB = 2
+SHT_RELA = 4
 SHT_NOTE = 7
 SHT_NOBITS = 8
 SHF_ALLOC = 0x2
+EM_AARCH64 = 183
+R_AARCH64_RELATIVE = 1027
 
 
 class ElfFile:
@@ -83,6 +86,22 @@ class ElfFile:
                     (partial or addr + length <= end)):
                 off = s["offset"] + addr - s["addr"]
                 return self.data[off:off + min(length, end - addr)]
+        return None
+
+    def relative_reloc(self, addr):
+        """The addend of the R_AARCH64_RELATIVE relocation of the pointer
+        at @addr in .rela.dyn, or None: a RELOCATABLE arm64 image holds
+        zero there and relocates itself at boot."""
+        if self.machine != EM_AARCH64 or not self.is64:
+            return None
+        for s in self.sections:
+            if s["type"] != SHT_RELA or s["entsize"] != 24:
+                continue
+            for off, info, addend in struct.iter_unpack(
+                    self.byteorder + "QQq", self.section_bytes(s)[
+                        :s["size"] - s["size"] % 24]):
+                if off == addr and info & 0xffffffff == R_AARCH64_RELATIVE:
+                    return addend & ((1 << 64) - 1)
         return None
 
     def symbol(self, name):

@@ -104,6 +104,9 @@ def read_symbols(reader, pointer_size=8, byteorder="<"):
     base = struct.unpack(byteorder + ("Q" if pointer_size == 8 else "I"),
                          reader.read(addr("kallsyms_relative_base"),
                                      pointer_size))[0]
+    if not base and hasattr(reader, "relative_reloc"):
+        # arm64's image file: the value is in a relocation (elf.py).
+        base = reader.relative_reloc(addr("kallsyms_relative_base")) or 0
     offsets = struct.unpack(byteorder + "%ui" % nr,
                             reader.read(addr("kallsyms_offsets"), 4 * nr))
     index = struct.unpack(byteorder + "256H",

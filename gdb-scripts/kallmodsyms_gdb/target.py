@@ -16,7 +16,7 @@ import gdb
 from . import kallsyms
 from .blob import KmsError, Tables, decode, find_note
 from .constants import NOTES_START_SYMBOL, NOTES_STOP_SYMBOL
-from .elf import ElfFile
+from .elf import EM_AARCH64, ElfFile
 
 # x86-64 moves the kernel by multiples of CONFIG_PHYSICAL_ALIGN (at least
 # 2 MiB) within KERNEL_IMAGE_SIZE (1 GiB).  arm64 moves it by multiples of
@@ -25,7 +25,6 @@ from .elf import ElfFile
 # vectors are.
 KASLR_ALIGN = 2 << 20
 KASLR_RANGE = 1 << 30
-EM_AARCH64 = 183
 SIGNATURE_LEN = 64
 
 _elf_cache = {}
@@ -76,6 +75,13 @@ class Kernel:
             self._symbol_cache[name] = self.elf.symbol(name)
         value = self._symbol_cache[name]
         return None if value is None else value + self.offset
+
+    def relative_reloc(self, addr):
+        """The file's relocation of the pointer at runtime address @addr;
+        None when reading a live kernel, which relocated itself."""
+        if self.live:
+            return None
+        return self.elf.relative_reloc(addr - self.offset)
 
     def read(self, addr, length):
         if not self.live:

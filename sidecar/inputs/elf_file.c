@@ -261,6 +261,47 @@ struct kms_error *kms_elf_symbols_at(struct kms_elf *elf, uint64_t value,
 	return NULL;
 }
 
+/*
+ * The addend of the R_AARCH64_RELATIVE relocation of the 8 bytes at @addr
+ * in the image's .rela.dyn, or false.
+ */
+static bool relative_reloc(struct kms_elf *elf, uint64_t addr,
+			   uint64_t *ret_value)
+{
+	Elf_Scn *scn = kms_elf_section(elf, ".rela.dyn");
+	Elf_Data *data = scn ? elf_getdata(scn, NULL) : NULL;
+	GElf_Rela rela;
+	int i;
+
+	for (i = 0; data && gelf_getrela(data, i, &rela); i++) {
+		if (rela.r_offset == addr &&
+		    GELF_R_TYPE(rela.r_info) == R_AARCH64_RELATIVE) {
+			*ret_value = rela.r_addend;
+			return true;
+		}
+	}
+	return false;
+}
+
+struct kms_error *kms_elf_pointer_at(struct kms_elf *elf, uint64_t addr,
+				     uint64_t *ret_value)
+{
+	const unsigned char *p;
+	struct kms_error *err;
+	uint64_t value = 0;
+	int i;
+
+	err = kms_elf_bytes_at(elf, addr, 8, &p);
+	if (err)
+		return err;
+	for (i = 7; i >= 0; i--)
+		value = value << 8 | p[i];
+	if (elf->arch && elf->arch->machine == EM_AARCH64 && !value)
+		relative_reloc(elf, addr, &value);
+	*ret_value = value;
+	return NULL;
+}
+
 struct kms_error *kms_elf_bytes_at(struct kms_elf *elf, uint64_t addr,
 				   uint64_t size, const unsigned char **ret)
 {

@@ -454,10 +454,11 @@ static struct kms_error *find_kallsyms_tables(struct kms_elf *elf,
 	if (k->nr_syms == 0 || k->nr_syms > (1u << 24))
 		return kms_error_file(elf->path, "implausible kallsyms_num_syms %u",
 				      k->nr_syms);
-	err = table_at(elf, "kallsyms_relative_base", 8, NULL, &p);
+	err = table_at(elf, "kallsyms_relative_base", 8, &addr, &p);
+	if (!err)
+		err = kms_elf_pointer_at(elf, addr, &k->relative_base);
 	if (err)
 		return err;
-	memcpy(&k->relative_base, p, 8);
 	err = table_at(elf, "kallsyms_offsets", 4ull * k->nr_syms, NULL,
 		       &k->offsets);
 	if (err)

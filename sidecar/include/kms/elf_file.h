@@ -75,4 +75,13 @@ struct kms_error *kms_elf_symbols_at(struct kms_elf *elf, uint64_t value,
 struct kms_error *kms_elf_bytes_at(struct kms_elf *elf, uint64_t addr,
 				   uint64_t size, const unsigned char **ret);
 
+/*
+ * The 64-bit pointer at @addr as the kernel has it once running: an arm64
+ * image built RELOCATABLE holds zero there and the value in an
+ * R_AARCH64_RELATIVE relocation of .rela.dyn, which the kernel applies to
+ * itself at boot.
+ */
+struct kms_error *kms_elf_pointer_at(struct kms_elf *elf, uint64_t addr,
+				     uint64_t *ret_value);
+
 #endif /* KMS_ELF_FILE_H */

@@ -38,22 +38,20 @@ boot_image() {
 # ELF vmlinux itself, booted through its PVH entry; on arm64 the Image
 # QEMU boots, which holds the loaded bytes from _text on.
 note_in_image() {
-	local note
+	local note text addr desc sec
 
 	note=$(kms note "$kbuild/vmlinux") || return 1
+	desc=$(awk '$1 == "desc_offset" { print $2 }' <<< "$note")
 	case $(guest_arch) in
 	arm64)
-		gawk -v text="0x$(nm "$kbuild/vmlinux" | sed -n 's/ [Tt] _text$//p')" \
-			-v image="$(boot_image)" '
-			{ v[$1] = $2 }
-			END {
-				at = strtonum(v["section_address"]) + v["desc_offset"] - v["section_offset"]
-				printf "%s %d\n", image, at - strtonum(text)
-			}' <<< "$note"
+		# (64-bit addresses: bash arithmetic, not awk's doubles)
+		addr=$(awk '$1 == "section_address" { print $2 }' <<< "$note")
+		sec=$(awk '$1 == "section_offset" { print $2 }' <<< "$note")
+		text=0x$(nm "$kbuild/vmlinux" | sed -n 's/ [Tt] _text$//p')
+		echo "$(boot_image) $((addr + desc - sec - text))"
 		;;
 	*)
-		awk -v image="$kbuild/vmlinux" '$1 == "desc_offset" { print image, $2 }' \
-			<<< "$note"
+		echo "$kbuild/vmlinux $desc"
 		;;
 	esac
 }
@@ -118,9 +116,11 @@ mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev 2> /dev/null
 ln -s $data_tty /dev/kms-data
 ln -s $ctl_tty /dev/kms-ctl
-stty -F /dev/kms-data raw -echo
+# Open once: hvc resets a closed port's modes (TTY_DRIVER_RESET_TERMIOS).
+exec 3<> /dev/kms-data
+stty raw -echo <&3
 echo "guest: running the test script"
-sh /test.sh > /dev/kms-data 2>&1
+sh /test.sh >&3 2>&1
 echo "guest: test script exited \$?"
 sync
 reboot -f

@@ -26,14 +26,34 @@ packages=(
 	python3-zstandard
 	# the arm64 kernel: cross-built, booted and debugged; other targets'
 	# assemblers for the note (32-bit, big-endian)
-	gcc-aarch64-linux-gnu qemu-system-arm gdb-multiarch
-	binutils-arm-linux-gnueabihf binutils-powerpc64-linux-gnu
-	binutils-s390x-linux-gnu
+	gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm
+	gdb-multiarch binutils-arm-linux-gnueabihf
+	binutils-powerpc64-linux-gnu binutils-s390x-linux-gnu
+	# the kernel's parser on a big-endian and a 32-bit target
+	# (tests/conformance/run-cross.sh)
+	gcc-s390x-linux-gnu libc6-dev-s390x-cross gcc-arm-linux-gnueabihf
+	libc6-dev-armhf-cross qemu-user
 )
 
-# The arm64 guests' busybox: Debian's busybox-static for arm64, unpacked
-# (installing it would replace the host's /bin/busybox).
-arm64_busybox=/usr/local/lib/kallmodsyms/arm64/busybox
+# Files of other architectures' packages, unpacked into $libdir/ARCH
+# rather than installed: the arm64 guests' busybox (busybox-static:arm64
+# would replace the host's /bin/busybox) and the cross targets' libzstd.a
+# (the foreign libzstd1 must match the host's version exactly, which the
+# security archive's update breaks).  "PACKAGE:ARCH PATH-IN-PACKAGE".
+libdir=/usr/local/lib/kallmodsyms
+unpacked=(
+	"busybox-static:arm64 bin/busybox"
+	"libzstd-dev:s390x usr/lib/s390x-linux-gnu/libzstd.a"
+	"libzstd-dev:armhf usr/lib/arm-linux-gnueabihf/libzstd.a"
+)
+unpacked_missing() {
+	local u
+	for u in "${unpacked[@]}"; do
+		u=${u#*:}
+		[ -e "$libdir/${u%% *}/${u##*/}" ] || return 0
+	done
+	return 1
+}
 
 # kbuild's compiler probes compile "-x c /dev/null": where /dev/null is a
 # regular file that other programs write into, they fail at random, and a
@@ -51,27 +71,34 @@ for p in "${packages[@]}"; do
 	dpkg-query -W -f '${Status}\n' "$p" 2>/dev/null |
 		grep -q '^install ok installed$' || missing+=("$p")
 done
-[ ${#missing[@]} -eq 0 ] && [ -x "$arm64_busybox" ] && exit 0
+[ ${#missing[@]} -eq 0 ] && ! unpacked_missing && exit 0
 
 sudo=
 [ "$(id -u)" = 0 ] || sudo=sudo
 export DEBIAN_FRONTEND=noninteractive
-# (busybox-static:arm64 below needs arm64 in apt's lists.)
-if ! dpkg --print-foreign-architectures | grep -qx arm64; then
-	$sudo dpkg --add-architecture arm64
-	$sudo apt-get update -q >&2
-elif [ ${#missing[@]} -gt 0 ]; then
-	$sudo apt-get update -q >&2
-fi
+# (The unpacked packages need their architectures in apt's lists.)
+foreign=$(dpkg --print-foreign-architectures)
+update=${missing[*]}
+for arch in arm64 s390x armhf; do
+	grep -qx "$arch" <<< "$foreign" && continue
+	$sudo dpkg --add-architecture "$arch"
+	update=1
+done
+[ -z "$update" ] || $sudo apt-get update -q >&2
 if [ ${#missing[@]} -gt 0 ]; then
 	echo "install-deps: installing ${missing[*]}" >&2
 	$sudo apt-get install -y -q --no-install-recommends "${missing[@]}" >&2
 fi
-if [ ! -x "$arm64_busybox" ]; then
-	echo "install-deps: unpacking busybox-static:arm64 into ${arm64_busybox%/*}" >&2
+if unpacked_missing; then
 	deb=$(mktemp -d)
-	(cd "$deb" && apt-get download -q busybox-static:arm64 >&2 &&
-		dpkg-deb -x busybox-static_*_arm64.deb root)
-	$sudo install -D -m 755 "$deb/root/bin/busybox" "$arm64_busybox"
+	for u in "${unpacked[@]}"; do
+		pkg=${u%% *} file=${u#* } arch=${pkg#*:}
+		[ -e "$libdir/$arch/${file##*/}" ] && continue
+		echo "install-deps: unpacking $pkg's $file into $libdir/$arch" >&2
+		(cd "$deb" && apt-get download -q "$pkg" >&2 &&
+			dpkg-deb -x "${pkg%:*}"_*_"$arch".deb "root-$arch")
+		$sudo install -D -m 755 "$deb/root-$arch/$file" \
+			"$libdir/$arch/${file##*/}"
+	done
 	rm -rf "$deb"
 fi

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# kms-test: modes=plain,asan kernels=6.12 toolchains=gcc configs=small-dwarf
+# kms-test: modes=plain,asan kernels=6.12 toolchains=gcc,arm64 configs=small-dwarf
 #
 # Tables from DWARF alone (kallmodsyms-gen --dwarf: no maps, no .cmd files,
 # no Kconfig), as for a distribution's debug vmlinux, against the tables of

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# kms-test: modes=plain kernels=6.12,6.1 toolchains=gcc,llvm,thinlto configs=small
+# kms-test: modes=plain kernels=6.12,6.1 toolchains=gcc,llvm,thinlto,arm64 configs=small
 #
 # decode on a real call trace: boot the small kernel with
 # kms_sample_a.warn=1, so that kms_sample_a's kms_sample_show() -- one of
@@ -30,7 +30,7 @@ kms decode "$kbuild/vmlinux" < out/dmesg > decoded || fail "decode"
 # kms_sample_show out of the nine; the init function is unique and in
 # the module too.  Where the vmlinux has DWARF (small-dwarf), decode adds
 # each frame's source line, the sources' directory masked as SRC.
-sed -E 's/^\[ *[0-9.]+\] //; s/^ \? / /; s#\+0x[0-9a-f]+/0x[0-9a-f]+#+OFF/SIZE#g;
+sed -E 's/^\[ *[0-9.]+\] //; s/^ \? / /; s#\+0x[0-9a-f]+/0x[0-9a-f]+#+OFF/SIZE#g; s/CPU: [0-9]+/CPU: N/;
 	s# /[^ ]*/(samples/kallmodsyms/)# SRC/\1#; s/a_main\.c:[0-9]+/a_main.c:LINE/g' \
 	decoded | grep -E 'kms_sample_[a-z_]+\+OFF' > lines
 if readelf -S "$kbuild/vmlinux" | grep -q ' \.debug_info '; then
@@ -38,10 +38,23 @@ if readelf -S "$kbuild/vmlinux" | grep -q ' \.debug_info '; then
 else
 	where=
 fi
-testrun_compare cat lines <<EOF
-WARNING: CPU: 0 PID: 1 at samples/kallmodsyms/a_main.c:LINE kms_sample_show+OFF/SIZE [kms_sample_a]$where
+# The registers and the trace as each architecture prints them: x86-64's
+# RIP and a trace of callers; arm64's pc, lr and a trace from the function
+# that warned.
+if [ "$(guest_arch)" = arm64 ]; then
+	testrun_compare cat lines <<EOF
+WARNING: CPU: N PID: 1 at samples/kallmodsyms/a_main.c:LINE kms_sample_show+OFF/SIZE [kms_sample_a]$where
+pc : kms_sample_show+OFF/SIZE [kms_sample_a]$where
+lr : kms_sample_show+OFF/SIZE [kms_sample_a]$where
+ kms_sample_show+OFF/SIZE [kms_sample_a]$where
+ kms_sample_a_init+OFF/SIZE [kms_sample_a]$where
+EOF
+else
+	testrun_compare cat lines <<EOF
+WARNING: CPU: N PID: 1 at samples/kallmodsyms/a_main.c:LINE kms_sample_show+OFF/SIZE [kms_sample_a]$where
 RIP: 0010:kms_sample_show+OFF/SIZE [kms_sample_a]$where
  kms_sample_a_init+OFF/SIZE [kms_sample_a]$where
 EOF
+fi
 
 finish

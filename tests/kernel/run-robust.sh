@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# kms-test: modes=plain kernels=6.12,6.1 toolchains=gcc,llvm,thinlto configs=small
+# kms-test: modes=plain kernels=6.12,6.1 toolchains=gcc,llvm,thinlto,arm64 configs=small
 #
 # The kernel side under stress: boot the small kernel with corrupted notes
 # (each one error line, no oops, no /proc/kallmodsyms), read
@@ -34,6 +34,9 @@ kms list -t good.kms "$kbuild/vmlinux" > /dev/null || fail "the extracted note d
 # Room up to the end of the section that holds it.
 room=$(awk -v at="$nhdr" '$1 == "section_offset" { off = $2 }
 	$1 == "section_size" { size = $2 } END { print off + size - at }' note)
+# Where the record lies in the image QEMU boots (note_in_image).
+read -r image idesc < <(note_in_image)
+inhdr=$((nhdr + idesc - $(awk '$1 == "desc_offset" { print $2 }' note)))
 payload=$(le32 good.kms $((24 + 12)))
 tail -c +$((24 + 32 + 1)) good.kms | head -c "$payload" | zstd -dcq > image ||
 	fail "decompressing the note"
@@ -49,10 +52,10 @@ while IFS='|' read -r what message edits; do
 	"$KMS_BUILD/kms-mutate" good.kms "$what.kms" $edits || { fail "kms-mutate $edits"; continue; }
 	size=$(stat -c %s "$what.kms")
 	[ "$size" -le "$room" ] || { fail "$what: $size bytes, room for $room"; continue; }
-	cp "$kbuild/vmlinux" "vmlinux.$what"
+	cp "$image" "vmlinux.$what"
 	head -c "$record" /dev/zero |
-		dd of="vmlinux.$what" bs=1 seek="$nhdr" conv=notrunc status=none
-	dd if="$what.kms" of="vmlinux.$what" bs=1 seek="$nhdr" conv=notrunc status=none
+		dd of="vmlinux.$what" bs=1 seek="$inhdr" conv=notrunc status=none
+	dd if="$what.kms" of="vmlinux.$what" bs=1 seek="$inhdr" conv=notrunc status=none
 	if ! boot "vmlinux.$what" initrd-damaged.gz "$what" nokaslr; then
 		fail "boot with a damaged note ($what)"
 		continue

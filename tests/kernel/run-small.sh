@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# kms-test: modes=plain,asan,valgrind kernels=6.12,6.1 toolchains=gcc,llvm,thinlto configs=small
+# kms-test: modes=plain,asan,valgrind kernels=6.12,6.1 toolchains=gcc,llvm,thinlto,arm64 configs=small
 #
 # The small test kernel (tests/kernel/configs/small.config): generate
 # its tables, list them, and hold the [module] of every text symbol against

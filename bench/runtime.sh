@@ -10,7 +10,7 @@
 #    samples' bench parameter over 100,000 addresses spread over the text,
 #    and the kallmodsyms_get() before them: a first reader's decode.
 #
-# usage: bench/runtime.sh [CONFIG...]   (default: small defconfig)
+# usage: bench/runtime.sh [CONFIG...]   (default: small defconfig small-arm64)
 # Environment: ROUNDS (default 51)
 
 # shellcheck source=SCRIPTDIR/lib.sh
@@ -18,7 +18,7 @@
 cd "$bench_top"
 
 configs=("$@")
-[ ${#configs[@]} -gt 0 ] || configs=(small defconfig)
+[ ${#configs[@]} -gt 0 ] || configs=(small defconfig small-arm64)
 rounds=${ROUNDS:-51}
 
 tmp=$(mktemp -d)
@@ -28,7 +28,6 @@ trap 'set +e; eval "$at_exit_commands"; rm -rf "$tmp"' EXIT
 # shellcheck source=SCRIPTDIR/../tests/kernel/qemu.sh
 . tests/kernel/qemu.sh
 
-gcc -static -O2 -Wall -Wextra -o "$tmp/guest-read" bench/guest-read.c
 cat > "$tmp/guest.sh" <<GUEST
 echo "@@@ read"
 guest-read $rounds /proc/kallmodsyms /proc/kallsyms
@@ -36,7 +35,21 @@ echo 100000 > /sys/module/kms_sample_c/parameters/bench
 echo "@@@ dmesg"
 dmesg
 GUEST
-make_initramfs "$tmp/initrd.gz" "$tmp/guest.sh" "$tmp/guest-read"
+
+# initramfs ARCH: the guest's initramfs for that architecture, with
+# guest-read built for it (once per architecture).
+initramfs() {
+	local cc=gcc
+	[ "$1" = arm64 ] && cc=aarch64-linux-gnu-gcc
+	if [ ! -f "$tmp/initrd-$1.gz" ]; then
+		mkdir -p "$tmp/$1"
+		"$cc" -static -O2 -Wall -Wextra -o "$tmp/$1/guest-read" \
+			bench/guest-read.c || return 1
+		make_initramfs "$tmp/initrd-$1.gz" "$tmp/guest.sh" \
+			"$tmp/$1/guest-read"
+	fi
+	echo "$tmp/initrd-$1.gz"
+}
 
 tsc_khz=$(gawk -F: '/^cpu MHz/ { printf "%d", $2 * 1000; exit }' \
 	/proc/cpuinfo)
@@ -45,15 +58,19 @@ tsc_khz=$(gawk -F: '/^cpu MHz/ { printf "%d", $2 * 1000; exit }' \
 row_header "runtime, QEMU TCG"
 for config in "${configs[@]}"; do
 	kbuild=$(tests/kernel/build.sh "$config")
-	note "booting $config"
-	# The guest cannot calibrate the TSC (no HPET or PM timer in the
-	# small config) and would keep jiffies, 4 ms ticks: give it the
+	arch=$(guest_arch)
+	initrd=$(initramfs "$arch") || { note "cannot build guest-read for $arch"; exit 1; }
+	note "booting $config ($arch)"
+	# x86: the guest cannot calibrate the TSC (no HPET or PM timer in
+	# the small config) and would keep jiffies, 4 ms ticks: give it the
 	# host's TSC rate, which TCG's TSC follows.  One CPU: marking the
 	# TSC stable patches code, which under TCG with two CPUs can hit a
 	# stale int3 (seen on defconfig: "Oops: int3" in sched_clock_cpu).
-	boot "$(boot_image)" "$tmp/initrd.gz" "$tmp/$config" \
-		initcall_debug printk.time=1 nosmp tsc=reliable \
-		tsc_early_khz="$tsc_khz" ||
+	# arm64 has its architected timer.
+	clock=(tsc=reliable tsc_early_khz="$tsc_khz")
+	[ "$arch" = arm64 ] && clock=()
+	boot "$(boot_image)" "$initrd" "$tmp/$config" \
+		initcall_debug printk.time=1 nosmp ${clock[@]+"${clock[@]}"} ||
 		{ note "$config: the boot failed"; exit 1; }
 	out=$tmp/$config
 

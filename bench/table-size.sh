@@ -21,14 +21,14 @@
 #  - 6.12's modules.builtin.ranges, the text file kbuild writes beside
 #    vmlinux (CONFIG_BUILTIN_MODULE_RANGES).
 #
-# usage: bench/table-size.sh [CONFIG...]   (default: small defconfig)
+# usage: bench/table-size.sh [CONFIG...]   (default: small defconfig small-arm64)
 
 # shellcheck source=SCRIPTDIR/lib.sh
 . "$(dirname "$0")/lib.sh"
 cd "$bench_top"
 
 configs=("$@")
-[ ${#configs[@]} -gt 0 ] || configs=(small defconfig)
+[ ${#configs[@]} -gt 0 ] || configs=(small defconfig small-arm64)
 make -s build/kallmodsyms
 
 # stat_of LABEL FILE: the number `kallmodsyms stats` prints after LABEL.

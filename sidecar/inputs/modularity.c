@@ -752,18 +752,61 @@ static struct kms_error *evaluate_makefiles(struct kms_modularity *m,
 	return err;
 }
 
-struct kms_error *kms_modularity_analyze(const struct kms_modularity_options *o,
+/*
+ * The architecture a .config was made for, from the header conf writes,
+ * "# Linux/arm64 6.12.118 Kernel Configuration": ARCH as the build
+ * gave it, copied to @arch.  False without such a line, and for x86
+ * (x86_64, i386: kbuild's SRCARCH is x86 for both), which is what the
+ * options mean when they name no architecture.
+ */
+static bool config_arch(const char *config, size_t len, char *arch,
+			size_t size)
+{
+	static const char *const x86[] = { "x86", "x86_64", "i386" };
+	const char *p = config, *end = config + len;
+	size_t i, n;
+
+	/* Among the comment lines that open the file. */
+	while (end - p > 8 && p[0] == '#' && strncmp(p, "# Linux/", 8)) {
+		p = memchr(p, '\n', end - p);
+		if (!p)
+			return false;
+		p++;
+	}
+	if (end - p <= 8 || strncmp(p, "# Linux/", 8))
+		return false;
+	p += 8;
+	end = memchr(p, ' ', end - p);
+	n = end ? (size_t)(end - p) : 0;
+	if (!n || n >= size)
+		return false;
+	memcpy(arch, p, n);
+	arch[n] = '\0';
+	for (i = 0; i < KMS_ARRAY_SIZE(x86); i++)
+		if (!strcmp(arch, x86[i]))
+			return false;
+	return true;
+}
+
+struct kms_error *kms_modularity_analyze(const struct kms_modularity_options *opts,
 					 struct kms_modularity **ret)
 {
+	struct kms_modularity_options arch_opts = *opts;
+	const struct kms_modularity_options *o = opts;
 	struct kms_modularity *m;
 	struct kms_error *err;
 	struct scratch s;
-	char *config;
+	char *config, arch[32];
 	size_t len;
 
 	err = kms_read_file(o->config, 0, &config, &len);
 	if (err)
 		return err;
+	/* A build tree's config says which architecture it is for. */
+	if (!o->srcarch && config_arch(config, len, arch, sizeof(arch))) {
+		arch_opts.srcarch = arch;
+		o = &arch_opts;
+	}
 	m = calloc(1, sizeof(*m));
 	if (!m) {
 		free(config);

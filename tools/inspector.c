@@ -321,7 +321,12 @@ static Dwfl_Module *dwarf(struct inspector *in)
 	in->dwfl = dwfl_begin(&offline_callbacks);
 	if (!in->dwfl)
 		return NULL;
-	in->dwarf = dwfl_report_offline(in->dwfl, "vmlinux", in->vmlinux, -1);
+	/*
+	 * At its link-time addresses: dwfl_report_offline() would move an
+	 * ET_DYN image (arm64's relocatable vmlinux) past its last module.
+	 */
+	in->dwarf = dwfl_report_elf(in->dwfl, "vmlinux", in->vmlinux, -1, 0,
+				    true);
 	dwfl_report_end(in->dwfl, NULL, NULL);
 	return in->dwarf;
 }

@@ -111,16 +111,23 @@ gen=$top/build/kallmodsyms-gen
 gen_hash=$(cat "$top"/sidecar/*/*.[ch] "$top"/sidecar/*/*.mk \
 	"$top"/sidecar/include/kms/*.h | sha256sum | cut -c1-16)
 
-if [ "$(cat "$dir/.key" 2> /dev/null)" = "$key" ] && [ -f "$dir/.built" ] &&
-	[ "$(cat "$dir/.built")" = "$gen_hash" ]; then
-	log "cached: $out"
-	echo "$out"
-	exit 0
-fi
+# cached: the build is there for this key and generator; say so and stop.
+cached() {
+	if [ "$(cat "$dir/.key" 2> /dev/null)" = "$key" ] && [ -f "$dir/.built" ] &&
+		[ "$(cat "$dir/.built")" = "$gen_hash" ]; then
+		log "cached: $out"
+		echo "$out"
+		exit 0
+	fi
+}
+cached
 
 mkdir -p "$dir"
 exec 9>"$dir/.lock"
 flock 9
+# Another run may have built it while this one waited for the lock; it
+# may be reading vmlinux now, which a second relink would remove.
+cached
 
 # repatch: bring $src from the patches it has ($dir/applied, copies in
 # order) to ${stack[@]}: reverse those from the first that differs, apply

@@ -136,6 +136,7 @@ fi
 # Where this run builds no small-dwarf kernel (kmemleak), the checks above decide.
 kernel_in_run small-dwarf || finish
 need_kernel small-dwarf
+grep -qx 'CONFIG_DEBUG_KMEMLEAK=y' "$kbuild/.config" || finish
 cat > guest-kmemleak.sh <<'GUEST'
 mount -t debugfs debugfs /sys/kernel/debug
 echo "@@@ lines"

@@ -33,8 +33,16 @@ assert_same nokaslr/list list-notes "tables from /sys/kernel/notes"
 
 # With KASLR: the same names and annotations, every core address moved by
 # one offset.
-boot "$(boot_image)" initrd.gz kaslr kaslr ||
-	{ fail "boot with kaslr"; exit 1; }
+# KASLR may pick the link-time slot (CI saw it once on 6.1): boot again
+# then, and say so.
+text_of() { grep -m1 ' T _text$' "$1/kallmodsyms" | cut -d' ' -f1; }
+for try in 1 2 3; do
+	rm -rf kaslr
+	boot "$(boot_image)" initrd.gz kaslr kaslr ||
+		{ fail "boot with kaslr"; exit 1; }
+	[ "$(text_of kaslr)" != "$(text_of nokaslr)" ] && break
+	echo "boot $try: KASLR kept the link-time address; $(grep -i kaslr kaslr/dmesg | tr '\n' ' ')"
+done
 cut -d' ' -f2- nokaslr/kallmodsyms > root-rest
 cut -d' ' -f2- kaslr/kallmodsyms > kaslr-rest
 assert_same root-rest kaslr-rest "annotations with and without KASLR"

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# kms-test: modes=plain kernels=6.12,6.1 toolchains=gcc,llvm,thinlto,arm64 configs=small
+# kms-test: modes=plain kernels=6.12,6.1 toolchains=gcc,llvm,thinlto,arm64,arm64-llvm configs=small
 #
 # gdb-scripts/ against the small test kernel: offline on its vmlinux, then
 # over QEMU's gdbstub (loopback only) with KASLR on: lx-kallmodsyms equals

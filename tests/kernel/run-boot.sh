@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# kms-test: modes=plain kernels=6.12,6.1 toolchains=gcc,llvm,thinlto,arm64 configs=small
+# kms-test: modes=plain kernels=6.12,6.1 toolchains=gcc,llvm,thinlto,arm64,arm64-llvm configs=small
 #
 # Boot the patched small kernel in QEMU and hold /proc/kallmodsyms against
 # the offline reader, as root and as nobody, with and without KASLR; boot

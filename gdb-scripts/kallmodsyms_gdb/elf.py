@@ -13,7 +13,9 @@ SHT_NOTE = 7
 SHT_NOBITS = 8
 SHF_ALLOC = 0x2
 EM_AARCH64 = 183
-R_AARCH64_RELATIVE = 1027
+# Per machine, the R_*_RELATIVE relocation a RELOCATABLE image applies to
+# itself at boot, its pointers zero in the file (kms_arch in the C tools).
+RELATIVE_RELOCS = {EM_AARCH64: 1027}
 
 
 class ElfFile:
@@ -89,10 +91,11 @@ class ElfFile:
         return None
 
     def relative_reloc(self, addr):
-        """The addend of the R_AARCH64_RELATIVE relocation of the pointer
-        at @addr in .rela.dyn, or None: a RELOCATABLE arm64 image holds
-        zero there and relocates itself at boot."""
-        if self.machine != EM_AARCH64 or not self.is64:
+        """The addend of the RELATIVE relocation of the pointer at @addr in
+        .rela.dyn, or None: a RELOCATABLE arm64 image holds zero there and
+        relocates itself at boot."""
+        rtype = RELATIVE_RELOCS.get(self.machine)
+        if rtype is None or not self.is64:
             return None
         for s in self.sections:
             if s["type"] != SHT_RELA or s["entsize"] != 24:
@@ -100,7 +103,7 @@ class ElfFile:
             for off, info, addend in struct.iter_unpack(
                     self.byteorder + "QQq", self.section_bytes(s)[
                         :s["size"] - s["size"] % 24]):
-                if off == addr and info & 0xffffffff == R_AARCH64_RELATIVE:
+                if off == addr and info & 0xffffffff == rtype:
                     return addend & ((1 << 64) - 1)
         return None
 

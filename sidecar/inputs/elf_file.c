@@ -17,8 +17,8 @@
  * what kms_emit_append() writes.
  */
 static const struct kms_arch kms_arches[] = {
-	{ EM_X86_64, "x86_64", "elf64-x86-64" },
-	{ EM_AARCH64, "aarch64", "elf64-littleaarch64" },
+	{ EM_X86_64, "x86_64", "elf64-x86-64", 0 },
+	{ EM_AARCH64, "aarch64", "elf64-littleaarch64", R_AARCH64_RELATIVE },
 };
 
 const struct kms_arch *kms_arch_by_bfd(const char *bfd)
@@ -262,8 +262,8 @@ struct kms_error *kms_elf_symbols_at(struct kms_elf *elf, uint64_t value,
 }
 
 /*
- * The addend of the R_AARCH64_RELATIVE relocation of the 8 bytes at @addr
- * in the image's .rela.dyn, or false.
+ * The addend of the arch's RELATIVE relocation of the 8 bytes at @addr in
+ * the image's .rela.dyn, or false.
  */
 static bool relative_reloc(struct kms_elf *elf, uint64_t addr,
 			   uint64_t *ret_value)
@@ -275,7 +275,7 @@ static bool relative_reloc(struct kms_elf *elf, uint64_t addr,
 
 	for (i = 0; data && gelf_getrela(data, i, &rela); i++) {
 		if (rela.r_offset == addr &&
-		    GELF_R_TYPE(rela.r_info) == R_AARCH64_RELATIVE) {
+		    GELF_R_TYPE(rela.r_info) == elf->arch->relative_reloc) {
 			*ret_value = rela.r_addend;
 			return true;
 		}
@@ -296,7 +296,7 @@ struct kms_error *kms_elf_pointer_at(struct kms_elf *elf, uint64_t addr,
 		return err;
 	for (i = 7; i >= 0; i--)
 		value = value << 8 | p[i];
-	if (elf->arch && elf->arch->machine == EM_AARCH64 && !value)
+	if (elf->arch && elf->arch->relative_reloc && !value)
 		relative_reloc(elf, addr, &value);
 	*ret_value = value;
 	return NULL;

@@ -19,6 +19,12 @@ struct kms_arch {
 	uint16_t machine;	/* e_machine */
 	const char *name;	/* as uname -m says it */
 	const char *bfd;	/* as GNU ld's map says it: "OUTPUT(vmlinux BFD)" */
+	/*
+	 * R_*_RELATIVE, where a RELOCATABLE image leaves its pointers zero
+	 * and relocates itself at boot (arm64); 0 where the image holds
+	 * the link-time values (x86-64).
+	 */
+	uint32_t relative_reloc;
 };
 
 /* The known architecture whose GNU ld BFD name is @bfd, or NULL. */
@@ -76,10 +82,10 @@ struct kms_error *kms_elf_bytes_at(struct kms_elf *elf, uint64_t addr,
 				   uint64_t size, const unsigned char **ret);
 
 /*
- * The 64-bit pointer at @addr as the kernel has it once running: an arm64
- * image built RELOCATABLE holds zero there and the value in an
- * R_AARCH64_RELATIVE relocation of .rela.dyn, which the kernel applies to
- * itself at boot.
+ * The 64-bit pointer at @addr as the kernel has it once running: where
+ * the arch has a relative_reloc, an image built RELOCATABLE holds zero
+ * there and the value in such a relocation of .rela.dyn, which the kernel
+ * applies to itself at boot.
  */
 struct kms_error *kms_elf_pointer_at(struct kms_elf *elf, uint64_t addr,
 				     uint64_t *ret_value);

@@ -61,7 +61,7 @@ note_in_image() {
 # the data channel in OUTDIR/data, the control channel (when OUTDIR/ctl.in
 # and ctl.out exist) from the FIFO OUTDIR/ctl.in; 300 s at most.
 qemu_run() {
-	local out=$1 opts=() ctl=() kernel initrd
+	local out=$1 opts=() kernel initrd
 	shift
 	while [ "$1" != -- ]; do
 		opts+=("$1")
@@ -69,30 +69,30 @@ qemu_run() {
 	done
 	kernel=$2 initrd=$3
 	shift 3
+	# What differs: the machine, the console's name, the channels.
+	local qemu machine console channels=()
+	# shellcheck disable=SC2054 # QEMU's commas
 	case $(guest_arch) in
 	arm64)
-		# shellcheck disable=SC2054 # QEMU's commas
-		[ -p "$out/ctl.in" ] && ctl=(-chardev "pipe,id=ctl,path=$out/ctl"
+		qemu=qemu-system-aarch64 console=ttyAMA0
+		machine=(-M virt -cpu max,pauth-impdef=on)
+		channels=(-device virtio-serial-device
+			-chardev "file,id=data,path=$out/data"
+			-device virtconsole,chardev=data)
+		[ -p "$out/ctl.in" ] && channels+=(-chardev "pipe,id=ctl,path=$out/ctl"
 			-device virtconsole,chardev=ctl)
-		timeout 300 qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on \
-			-m 512M -smp 2 -display none -monitor none -no-reboot \
-			-serial "file:$out/console.log" \
-			-device virtio-serial-device \
-			-chardev "file,id=data,path=$out/data" \
-			-device virtconsole,chardev=data ${ctl[@]+"${ctl[@]}"} \
-			${opts[@]+"${opts[@]}"} -kernel "$kernel" -initrd "$initrd" \
-			-append "console=ttyAMA0 panic=-1 $*"
 		;;
 	*)
-		[ -p "$out/ctl.in" ] && ctl=(-serial "pipe:$out/ctl")
-		timeout 300 qemu-system-x86_64 -m 512M -smp 2 -cpu max \
-			-display none -monitor none -no-reboot \
-			-serial "file:$out/console.log" \
-			-serial "file:$out/data" ${ctl[@]+"${ctl[@]}"} \
-			${opts[@]+"${opts[@]}"} -kernel "$kernel" -initrd "$initrd" \
-			-append "console=ttyS0 panic=-1 $*"
+		qemu=qemu-system-x86_64 console=ttyS0 machine=(-cpu max)
+		channels=(-serial "file:$out/data")
+		[ -p "$out/ctl.in" ] && channels+=(-serial "pipe:$out/ctl")
 		;;
 	esac
+	timeout 300 "$qemu" "${machine[@]}" -m 512M -smp 2 \
+		-display none -monitor none -no-reboot \
+		-serial "file:$out/console.log" "${channels[@]}" \
+		${opts[@]+"${opts[@]}"} -kernel "$kernel" -initrd "$initrd" \
+		-append "console=$console panic=-1 $*"
 }
 
 # make_initramfs OUT GUEST_SCRIPT [PROGRAM...]: PROGRAMs go to /bin.

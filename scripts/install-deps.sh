@@ -84,7 +84,13 @@ for arch in arm64 s390x armhf; do
 	$sudo dpkg --add-architecture "$arch"
 	update=1
 done
-[ -z "$update" ] || $sudo apt-get update -q >&2
+# An index that fails to download (a mirror caught mid-sync, seen with
+# bookworm-security's armhf list) makes apt-get update exit non-zero
+# though apt then works from the lists it did fetch: say so and go on;
+# the install below fails, naming the package, if one is really missing.
+if [ -n "$update" ] && ! $sudo apt-get update -q >&2; then
+	echo "install-deps: apt-get update could not fetch every index; going on with the lists it has" >&2
+fi
 if [ ${#missing[@]} -gt 0 ]; then
 	echo "install-deps: installing ${missing[*]}" >&2
 	$sudo apt-get install -y -q --no-install-recommends "${missing[@]}" >&2

@@ -37,7 +37,11 @@ python3 "$src/tools/testing/kunit/kunit.py" parse "$PWD/out/dmesg" > kunit ||
 	fail "kunit.py parse: not every test passed"
 # (Suites run in another order on 6.1: compare the cases sorted.)
 sed -nE 's/^\[[0-9:]+\] (\[[A-Z]+\] .*)/\1/p' kunit | LC_ALL=C sort > kunit.cases
-testrun_compare cat kunit.cases <<'EOF'
+# The name lookups (patch 0007) are 6.12's.
+{
+	cat
+	[ "${KMS_KERNEL:-6.12}" = 6.1 ] || echo '[PASSED] kms_name_test'
+} <<'EOF' | LC_ALL=C sort > kunit.expected
 [PASSED] another version
 [PASSED] array outside the image
 [PASSED] arrays overlap
@@ -61,6 +65,7 @@ testrun_compare cat kunit.cases <<'EOF'
 [PASSED] strings not NUL-terminated
 [PASSED] unknown section class
 EOF
+testrun_compare cat kunit.cases < kunit.expected
 
 # Each damaged copy was refused for its own reason, with the parser's
 # one line; the kernel's own note, once, at boot, was not.

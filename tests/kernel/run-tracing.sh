@@ -1,0 +1,249 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# kms-test: modes=plain kernels=6.12 toolchains=gcc,arm64 configs=small
+#
+# The kernel's tracers name built-in modules themselves (series patches
+# 0007-0010), with no host tool: in the small 6.12 kernel booted in QEMU,
+#  - kprobe events "MOD:SYM", "M1:M2:SYM", "vmlinux:SYM" and "SYM{OBJ}" put
+#    one probe on each of the fixture's eight kms_sample_show()s, from the
+#    kernel command line (kprobe_event=, so that the calls at boot are
+#    traced): each fires once, called by its own object's init, and
+#    kprobe_events shows each as written; through tracefs, the three of
+#    kms_sample_c fire only when /sys/module/kms_sample_c/parameters/run
+#    runs them;
+#  - the refusals: a name several functions fit (error_log lists them, in
+#    the notation that picks each), an unknown module, object and symbol,
+#    a data symbol, a malformed object name;
+#  - with CONFIG_FUNCTION_TRACER (the arm64 small kernel): ":mod:MOD" in
+#    set_ftrace_filter selects exactly the functions /proc/kallmodsyms
+#    gives [MOD] among those ftrace can trace, for the fixture's modules
+#    and the largest built-in module, by address; and set_ftrace_notrace,
+#    '!' removal, a '!' module glob and set_graph_function's FUNC:mod:MOD.
+# shellcheck source=SCRIPTDIR/../lib.sh
+. "$(dirname "$0")/../lib.sh"
+# shellcheck source=SCRIPTDIR/kernels.sh
+. "$tests_dir/kernel/kernels.sh"
+# shellcheck source=SCRIPTDIR/qemu.sh
+. "$tests_dir/kernel/qemu.sh"
+
+need_kernel small
+grep -qx 'CONFIG_KPROBE_EVENTS=y' "$kbuild/.config" ||
+	{ echo "$kbuild: no CONFIG_KPROBE_EVENTS"; exit 77; }
+ftrace=
+grep -qx 'CONFIG_FUNCTION_TRACER=y' "$kbuild/.config" && ftrace=1
+cd "$tmp" || exit 1
+
+# Each instance, by the notation that picks it.
+probes='p:kms/a,kms_sample_a:kms_sample_show'
+probes+=';p:kms/ab,kms_sample_a:kms_sample_b:kms_sample_show'
+probes+=';p:kms/b,kms_sample_b:kms_sample_show'
+probes+=';p:kms/main,kms_sample_c:kms_sample_show{c_main.o}'
+probes+=';p:kms/one,kms_sample_c:kms_sample_show{one/util.o}'
+probes+=';p:kms/two,kms_sample_show{two/util.o}'
+probes+=';p:kms/bool,bool_notmod:kms_sample_show'
+probes+=';p:kms/core,vmlinux:kms_sample_show'
+
+cat > guest.sh <<'EOF'
+t=/sys/kernel/tracing
+mount -t tracefs nodev $t
+echo "@@@ kallmodsyms"
+cat /proc/kallmodsyms
+echo "@@@ events"
+cat $t/kprobe_events
+echo "@@@ boot"
+grep -v '^#' $t/trace
+: > $t/trace
+for which in one main two two; do
+	echo $which > /sys/module/kms_sample_c/parameters/run
+done
+echo "@@@ run"
+grep -v '^#' $t/trace
+echo 0 > $t/events/kms/enable
+echo > $t/error_log
+for spec in kms_sample_c:kms_sample_show 'kms_sample_show{util.o}' \
+	'no_such_module:kms_sample_show{c_main.o}' \
+	'kms_sample_c:kms_sample_show{nosuch.o}' kms_sample_c:no_such_fn \
+	kms_sample_c:run_ops 'kms_sample_c:kms_sample_show{c_main.o'; do
+	echo "p:kms/err $spec" >> $t/kprobe_events 2> /dev/null &&
+		echo "accepted: $spec"
+done
+echo "@@@ errors"
+sed 's/^\[ *[0-9.]*\] //' $t/error_log
+[ -e $t/set_ftrace_filter ] || exit 0
+echo "@@@ addrs"
+cat $t/available_filter_functions_addrs
+big=$(sed -n 's/^[0-9a-f]* [tT] [^	]*	\[\([a-z0-9_]*\)\]$/\1/p' /proc/kallmodsyms |
+	sort | uniq -c | sort -n | tail -n 1 | sed 's/.* //')
+for m in kms_sample_a kms_sample_b kms_sample_c $big; do
+	echo ":mod:$m" > $t/set_ftrace_filter
+	echo "@@@ filter-$m"
+	cat $t/set_ftrace_filter
+done
+echo "@@@ big"
+echo "$big"
+echo ':mod:kms_sample_c' > $t/set_ftrace_notrace
+echo "@@@ notrace"
+cat $t/set_ftrace_notrace
+echo > $t/set_ftrace_notrace
+echo ':mod:kms_sample_a' > $t/set_ftrace_filter
+echo ':mod:kms_sample_c' >> $t/set_ftrace_filter
+echo '!*:mod:kms_sample_a' >> $t/set_ftrace_filter
+echo "@@@ removed"
+cat $t/set_ftrace_filter
+echo 'kms_sample_show:mod:!kms_sample_c' > $t/set_ftrace_filter
+echo "@@@ excluded"
+cat $t/set_ftrace_filter
+echo 'kms_sample_show:mod:kms_sample_c' > $t/set_graph_function
+echo "@@@ graph"
+cat $t/set_graph_function
+EOF
+make_initramfs initrd.gz guest.sh
+boot "$(boot_image)" initrd.gz out "kprobe_event=$probes" ||
+	{ fail "boot"; exit 1; }
+
+# As written, resolved by the kernel alone.
+testrun_compare cat out/events <<'EOF'
+p:kms/a kms_sample_a:kms_sample_show
+p:kms/ab kms_sample_a:kms_sample_b:kms_sample_show
+p:kms/b kms_sample_b:kms_sample_show
+p:kms/main kms_sample_c:kms_sample_show{c_main.o}
+p:kms/one kms_sample_c:kms_sample_show{one/util.o}
+p:kms/two kms_sample_show{two/util.o}
+p:kms/bool bool_notmod:kms_sample_show
+p:kms/core vmlinux:kms_sample_show
+EOF
+
+# Each probe sits on its own instance: the address it fired at is the one
+# /proc/kallmodsyms lists with that annotation.
+hits() {
+	sed -n 's/.* \([a-z]*\): (\([a-z_]*\)+0x\([0-9a-f]*\)\/0x[0-9a-f]*)$/\1 \2+0x\3/p' "$1"
+}
+# At boot, in initcall order: the samples' inits call kms_sample_show()
+# through their own objects (a and b through shared.o too; c through both
+# utils, core_helper and bool_notmod once each).
+hits out/boot | LC_ALL=C sort > boot.hits
+testrun_compare cat boot.hits <<'EOF'
+a kms_sample_show+0x0
+ab kms_sample_show+0x0
+ab kms_sample_show+0x0
+b kms_sample_show+0x0
+bool kms_sample_show+0x0
+core kms_sample_show+0x0
+main kms_sample_show+0x0
+one kms_sample_show+0x0
+two kms_sample_show+0x0
+EOF
+# After boot, only kms_sample_c's "run" calls them: one, main, two, two.
+testrun_compare hits out/run <<'EOF'
+one kms_sample_show+0x0
+main kms_sample_show+0x0
+two kms_sample_show+0x0
+two kms_sample_show+0x0
+EOF
+
+# The refusals, each with its reason; the ambiguous ones list the
+# candidates in the notation that picks each.
+testrun_compare cat out/errors <<'EOF'
+trace_kprobe: error: The symbol is not unique: name its object, SYM{OBJ}
+  Command: p:kms/err kms_sample_c:kms_sample_show
+                     ^
+  Candidate: kms_sample_c:kms_sample_show{c_main.o}
+  Candidate: kms_sample_c:kms_sample_show{one/util.o}
+  Candidate: kms_sample_c:kms_sample_show{two/util.o}
+trace_kprobe: error: The symbol is not unique: name its object, SYM{OBJ}
+  Command: p:kms/err kms_sample_show{util.o}
+                     ^
+  Candidate: kms_sample_c:kms_sample_show{one/util.o}
+  Candidate: kms_sample_c:kms_sample_show{two/util.o}
+trace_kprobe: error: No built-in module of this name
+  Command: p:kms/err no_such_module:kms_sample_show{c_main.o}
+                     ^
+trace_kprobe: error: No such symbol in this built-in module or object
+  Command: p:kms/err kms_sample_c:kms_sample_show{nosuch.o}
+                     ^
+trace_kprobe: error: No such symbol in this built-in module or object
+  Command: p:kms/err kms_sample_c:no_such_fn
+                     ^
+trace_kprobe: error: Not a function: a data symbol
+  Command: p:kms/err kms_sample_c:run_ops
+                     ^
+trace_kprobe: error: Invalid module list or object name: MOD:SYM{OBJ}
+  Command: p:kms/err kms_sample_c:kms_sample_show{c_main.o
+                                                 ^
+EOF
+
+if [ -z "$ftrace" ]; then
+	echo "no CONFIG_FUNCTION_TRACER: the ftrace checks need the arm64 small kernel"
+	finish
+fi
+
+# What :mod:MOD must select: each function ftrace can trace (its record's
+# address, in available_filter_functions_addrs, lies in the function's
+# first bytes) that /proc/kallmodsyms lists with [MOD]; names, sorted.
+expected_filter() {
+	gawk -v mod="[$1]" -F '\t' '
+	FNR == NR {
+		split($1, f, " ")
+		if (f[2] !~ /^[tTwW]$/)
+			next
+		n = ++count[f[3]]
+		at[f[3], n] = f[1]
+		mods[f[3], n] = " " $2 " "
+		next
+	}
+	{
+		split($0, f, " ")
+		best = ""
+		for (i = 1; i <= count[f[2]]; i++)
+			if (at[f[2], i] <= f[1] && at[f[2], i] > best) {
+				best = at[f[2], i]
+				m = mods[f[2], i]
+			}
+		if (best != "" && index(m, " " mod " "))
+			print f[2]
+	}' out/kallmodsyms out/addrs | LC_ALL=C sort
+}
+big=$(cat out/big)
+[ -n "$big" ] || fail "no built-in module found in /proc/kallmodsyms"
+for m in kms_sample_a kms_sample_b kms_sample_c "$big"; do
+	LC_ALL=C sort "out/filter-$m" > "filter-$m"
+	expected_filter "$m" > "expected-$m"
+	[ -s "expected-$m" ] || fail "$m: no traceable function in /proc/kallmodsyms"
+	testrun_compare cat "filter-$m" < "expected-$m"
+done
+echo "$big: $(wc -l < "filter-$big") functions"
+# The fixture's modules, written out: shared.o's functions are part of
+# both kms_sample_a and kms_sample_b.
+testrun_compare cat filter-kms_sample_a <<'EOF'
+kms_sample_shared
+kms_sample_show
+kms_sample_show
+EOF
+testrun_compare cat filter-kms_sample_c <<'EOF'
+kms_bench_set
+kms_sample_show
+kms_sample_show
+kms_sample_show
+kms_sample_util_one
+kms_sample_util_two
+run_set
+EOF
+LC_ALL=C sort out/notrace > notrace
+testrun_compare cat notrace < filter-kms_sample_c
+LC_ALL=C sort out/removed > removed
+testrun_compare cat removed < filter-kms_sample_c
+# kms_sample_show but kms_sample_c's: a, shared, b, bool_notmod, core.
+testrun_compare cat out/excluded <<'EOF'
+kms_sample_show
+kms_sample_show
+kms_sample_show
+kms_sample_show
+kms_sample_show
+EOF
+testrun_compare cat out/graph <<'EOF'
+kms_sample_show
+kms_sample_show
+kms_sample_show
+EOF
+
+finish

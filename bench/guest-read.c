@@ -15,25 +15,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "guest.h"
+
 #define MAX_FILES 8
 #define MAX_ROUNDS 1000
 
 static char buf[1 << 17];
-
-static long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-static int cmp_ll(const void *a, const void *b)
-{
-	long long x = *(const long long *)a, y = *(const long long *)b;
-
-	return (x > y) - (x < y);
-}
 
 /* Bytes read, or -1 with a message. */
 static long long read_all(const char *path)

@@ -47,3 +47,24 @@ seconds() {
 	end=$(date +%s.%N)
 	gawk -v a="$start" -v b="$end" 'BEGIN { printf "%.4f\n", b - a }'
 }
+
+# guest_initramfs ARCH SCRIPT PROGRAM...: an initramfs for an ARCH guest
+# (x86_64, arm64) that runs SCRIPT, with each bench/PROGRAM.c built static
+# for ARCH; made once per architecture under $tmp, its path printed.
+# Needs tests/kernel/qemu.sh (make_initramfs) and $tmp.
+# shellcheck disable=SC2154 # tmp: the benchmark's own
+guest_initramfs() {
+	local arch=$1 script=$2 cc=gcc p
+	shift 2
+	[ "$arch" = arm64 ] && cc=aarch64-linux-gnu-gcc
+	if [ ! -f "$tmp/initrd-$arch.gz" ]; then
+		mkdir -p "$tmp/$arch"
+		for p in "$@"; do
+			"$cc" -static -O2 -Wall -Wextra -o "$tmp/$arch/$p" \
+				"$bench_top/bench/$p.c" || return 1
+		done
+		make_initramfs "$tmp/initrd-$arch.gz" "$script" \
+			"${@/#/$tmp/$arch/}"
+	fi
+	echo "$tmp/initrd-$arch.gz"
+}

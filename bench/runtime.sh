@@ -36,21 +36,6 @@ echo "@@@ dmesg"
 dmesg
 GUEST
 
-# initramfs ARCH: the guest's initramfs for that architecture, with
-# guest-read built for it (once per architecture).
-initramfs() {
-	local cc=gcc
-	[ "$1" = arm64 ] && cc=aarch64-linux-gnu-gcc
-	if [ ! -f "$tmp/initrd-$1.gz" ]; then
-		mkdir -p "$tmp/$1"
-		"$cc" -static -O2 -Wall -Wextra -o "$tmp/$1/guest-read" \
-			bench/guest-read.c || return 1
-		make_initramfs "$tmp/initrd-$1.gz" "$tmp/guest.sh" \
-			"$tmp/$1/guest-read"
-	fi
-	echo "$tmp/initrd-$1.gz"
-}
-
 tsc_khz=$(gawk -F: '/^cpu MHz/ { printf "%d", $2 * 1000; exit }' \
 	/proc/cpuinfo)
 [ -n "$tsc_khz" ] || { note "no cpu MHz in /proc/cpuinfo"; exit 1; }
@@ -59,7 +44,8 @@ row_header "runtime, QEMU TCG"
 for config in "${configs[@]}"; do
 	kbuild=$(tests/kernel/build.sh "$config")
 	arch=$(guest_arch)
-	initrd=$(initramfs "$arch") || { note "cannot build guest-read for $arch"; exit 1; }
+	initrd=$(guest_initramfs "$arch" "$tmp/guest.sh" guest-read) ||
+		{ note "cannot build guest-read for $arch"; exit 1; }
 	note "booting $config ($arch)"
 	# x86: the guest cannot calibrate the TSC (no HPET or PM timer in
 	# the small config) and would keep jiffies, 4 ms ticks: give it the

@@ -1,0 +1,82 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# What the tracers' use of the tables costs (series patches 7-10), in QEMU
+# (TCG) on a kernel with the function tracer (small-arm64):
+#  - a write of ":mod:BIG" to set_ftrace_filter, BIG the built-in module
+#    with the most functions, vs a write of the glob "BIG*": both walk
+#    every ftrace record, ":mod:" also looks each core-kernel record up in
+#    the tables (and decodes them first);
+#  - adding a kprobe event by "MOD:SYM{OBJ}" vs by the address the kernel
+#    lists for it, and vs by a unique plain name (the kernel's own
+#    lookup); each add is undone, untimed, before the next.
+# Medians of ROUNDS writes, the commands taking turns (bench/guest-write.c).
+#
+# usage: bench/tracing.sh [CONFIG...]   (default: small-arm64)
+# Environment: ROUNDS (default 21)
+
+# shellcheck source=SCRIPTDIR/lib.sh
+. "$(dirname "$0")/lib.sh"
+cd "$bench_top"
+
+configs=("$@")
+[ ${#configs[@]} -gt 0 ] || configs=(small-arm64)
+rounds=${ROUNDS:-21}
+
+tmp=$(mktemp -d)
+at_exit_commands=
+at_exit() { at_exit_commands="$*; $at_exit_commands"; }
+trap 'set +e; eval "$at_exit_commands"; rm -rf "$tmp"' EXIT
+# shellcheck source=SCRIPTDIR/../tests/kernel/qemu.sh
+. tests/kernel/qemu.sh
+
+cat > "$tmp/guest.sh" <<GUEST
+t=/sys/kernel/tracing
+mount -t tracefs nodev \$t
+big=\$(sed -n 's/^[0-9a-f]* [tT] [^	]*	\[\([a-z0-9_]*\)\]\$/\1/p' /proc/kallmodsyms |
+	sort | uniq -c | sort -n | tail -n 1 | sed 's/.* //')
+echo ":mod:\$big" > \$t/set_ftrace_filter
+echo "@@@ counts"
+echo "\$big \$(wc -l < \$t/set_ftrace_filter)"
+echo "\$big* \$(echo "\$big*" > \$t/set_ftrace_filter && wc -l < \$t/set_ftrace_filter)"
+echo "@@@ filter"
+guest-write $rounds \$t/set_ftrace_filter trunc ":mod:\$big" "\$big*"
+addr=\$(grep '	\[kms_sample_c\] {two/util.o}\$' /proc/kallmodsyms |
+	grep ' kms_sample_show	' | cut -d' ' -f1)
+echo "@@@ kprobe"
+guest-write $rounds \$t/kprobe_events append \
+	'p:kms/x kms_sample_c:kms_sample_show{two/util.o}' +-:kms/x \
+	"p:kms/x 0x\$addr" +-:kms/x \
+	'p:kms/x kms_sample_util_two' +-:kms/x
+GUEST
+
+# median_us FILE COMMAND: the median of COMMAND's writes, microseconds.
+median_us() {
+	gawk -F '\t' -v c="$2" '$1 == c { split($2, f, " ")
+		printf "%.1f", f[2] / 1000 }' "$1"
+}
+
+row_header "tracers by built-in module, QEMU TCG, microseconds"
+for config in "${configs[@]}"; do
+	kbuild=$(tests/kernel/build.sh "$config")
+	grep -qx 'CONFIG_FUNCTION_TRACER=y' "$kbuild/.config" ||
+		{ note "$config: no CONFIG_FUNCTION_TRACER"; continue; }
+	arch=$(guest_arch)
+	initrd=$(guest_initramfs "$arch" "$tmp/guest.sh" guest-write) ||
+		{ note "cannot build guest-write for $arch"; exit 1; }
+	note "booting $config ($arch)"
+	boot "$(boot_image)" "$initrd" "$tmp/$config" nosmp ||
+		{ note "$config: the boot failed"; exit 1; }
+	out=$tmp/$config
+	read -r big n < "$out/counts"
+	note "$config: ':mod:$big' selects $n functions; $(sed -n 2p "$out/counts")"
+	row "$config: ':mod:$big' vs glob '$big*'" \
+		"$(median_us "$out/filter" ":mod:$big")" \
+		"$(median_us "$out/filter" "$big*")" us
+	ours=$(median_us "$out/kprobe" 'p:kms/x kms_sample_c:kms_sample_show{two/util.o}')
+	row "$config: kprobe by MOD:SYM{OBJ} vs by address" "$ours" \
+		"$(gawk -F '\t' '$1 ~ /^p:kms\/x 0x/ { split($2, f, " ")
+			printf "%.1f", f[2] / 1000 }' "$out/kprobe")" us
+	row "$config: kprobe by MOD:SYM{OBJ} vs unique name" "$ours" \
+		"$(median_us "$out/kprobe" 'p:kms/x kms_sample_util_two')" us
+done

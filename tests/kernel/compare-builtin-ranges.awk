@@ -4,8 +4,11 @@
 # Compare the [module] sets of a `kallmodsyms list` with the kernel's own
 # modules.builtin.ranges, symbol by symbol.
 #
-# usage: gawk -f compare-builtin-ranges.awk modules.builtin.ranges System.map LIST
+# usage: gawk [-v all=1] -f compare-builtin-ranges.awk modules.builtin.ranges System.map LIST
 #
+# Text symbols (t, T, w, W); with all=1, data, read-only data and bss
+# symbols too (d, D, b, B, r, R): every section both describe (per-CPU
+# data and absolute symbols are in neither file's ranges).
 # Prints "agree N of M" and, for each disagreement (at most 20 shown), the
 # symbol with both module sets.  Exits 1 if any symbol disagrees.
 #
@@ -64,7 +67,7 @@ ARGIND == 3 && FNR == 1 {
 	nr = n
 }
 
-ARGIND == 3 && $2 ~ /^[tTwW]$/ && NF >= 3 {
+ARGIND == 3 && ($2 ~ /^[tTwW]$/ || (all && $2 ~ /^[dDbBrR]$/)) && NF >= 3 {
 	a = low32($1)
 	# The kernel's set: binary search for the last range starting <= a.
 	lo = 1; hi = nr; found = 0

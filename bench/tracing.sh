@@ -9,7 +9,9 @@
 #    the tables (and decodes them first);
 #  - adding a kprobe event by "MOD:SYM{OBJ}" vs by the address the kernel
 #    lists for it, and vs by a unique plain name (the kernel's own
-#    lookup); each add is undone, untimed, before the next.
+#    lookup); each add is undone, untimed, before the next;
+#  - both again while a reader holds the tables (an open
+#    /proc/kallmodsyms), so that no write decodes them.
 # Medians of ROUNDS writes, the commands taking turns (bench/guest-write.c).
 #
 # usage: bench/tracing.sh [CONFIG...]   (default: small-arm64)
@@ -48,6 +50,12 @@ guest-write $rounds \$t/kprobe_events append \
 	'p:kms/x kms_sample_c:kms_sample_show{two/util.o}' +-:kms/x \
 	"p:kms/x 0x\$addr" +-:kms/x \
 	'p:kms/x kms_sample_util_two' +-:kms/x
+# The same with the tables held (an open /proc/kallmodsyms): no decode.
+exec 4< /proc/kallmodsyms
+echo "@@@ held"
+guest-write $rounds \$t/set_ftrace_filter trunc ":mod:\$big"
+guest-write $rounds \$t/kprobe_events append \
+	'p:kms/x kms_sample_c:kms_sample_show{two/util.o}' +-:kms/x
 GUEST
 
 # median_us FILE COMMAND: the median of COMMAND's writes, microseconds.
@@ -79,4 +87,12 @@ for config in "${configs[@]}"; do
 			printf "%.1f", f[2] / 1000 }' "$out/kprobe")" us
 	row "$config: kprobe by MOD:SYM{OBJ} vs unique name" "$ours" \
 		"$(median_us "$out/kprobe" 'p:kms/x kms_sample_util_two')" us
+	# With a reader holding the tables, what is left is the lookups.
+	row "$config: ':mod:$big', tables held, vs glob" \
+		"$(median_us "$out/held" ":mod:$big")" \
+		"$(median_us "$out/filter" "$big*")" us
+	row "$config: kprobe by MOD:SYM{OBJ}, tables held, vs address" \
+		"$(median_us "$out/held" 'p:kms/x kms_sample_c:kms_sample_show{two/util.o}')" \
+		"$(gawk -F '\t' '$1 ~ /^p:kms\/x 0x/ { split($2, f, " ")
+			printf "%.1f", f[2] / 1000 }' "$out/kprobe")" us
 done

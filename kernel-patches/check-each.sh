@@ -3,9 +3,9 @@
 #
 # Check that every prefix of a series builds: extract linux-source-VERSION
 # into a scratch directory, then apply the patches one at a time and build
-# vmlinux (small test config, with CONFIG_KALLMODSYMS) after each.  Slow
-# (a full build, then one incremental build per patch): run it by hand
-# before changing the series, not in CI.  The default scratch directory is
+# vmlinux (small test config, with CONFIG_KALLMODSYMS and the function
+# tracer) after each.  Slow (a full build, then one incremental build per
+# patch): run it by hand before changing the series, not in CI.  The default scratch directory is
 # the same every time, under the kernel cache, and the compilers go through
 # ccache as tests/kernel/build.sh's do: a second run recompiles only what
 # the series changed.
@@ -37,6 +37,10 @@ kmake() {
 		-j"$(nproc)" "$@"
 }
 kmake tinyconfig > /dev/null
+# The small config, and the function tracer: the 6.12 series changes
+# ftrace.c, which only CONFIG_FUNCTION_TRACER compiles.
+printf 'CONFIG_%s=y\n' FUNCTION_TRACER DYNAMIC_FTRACE FUNCTION_GRAPH_TRACER \
+	> "$scratch/tracers.config"
 
 status=0
 while read -r p; do
@@ -45,7 +49,7 @@ while read -r p; do
 	# Again after each patch: the options it adds become known.
 	"$scratch/src/scripts/kconfig/merge_config.sh" -m -O "$scratch/build" \
 		"$scratch/build/.config" "$top/tests/kernel/configs/small.config" \
-		> /dev/null
+		"$scratch/tracers.config" > /dev/null
 	kmake olddefconfig > /dev/null
 	if kmake vmlinux > "$scratch/build.log" 2>&1; then
 		printf 'builds:  %s (%s warnings; CONFIG_KALLMODSYMS=%s, samples %s)\n' "$p" \

@@ -34,6 +34,9 @@ typedef unsigned int gfp_t;
 #define U32_MAX 0xffffffffu
 #define core_initcall(fn)
 #define EXPORT_SYMBOL_GPL(sym)
+/* The harnesses run one thread; the compiler's atomics keep the order. */
+#define smp_store_release(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
+#define smp_load_acquire(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
 #define ALIGN(x, a) (((x) + (a) - 1) & ~((__typeof__(x))(a) - 1))
 
 /* The host's byte order: tests/conformance/run-cross.sh runs big-endian. */

@@ -9,8 +9,9 @@
 # Text symbols (t, T, w, W); with all=1, data, read-only data and bss
 # symbols too (d, D, b, B, r, R): every section both describe (per-CPU
 # data and absolute symbols are in neither file's ranges).
-# Prints "agree N of M" and, for each disagreement (at most 20 shown), the
-# symbol with both module sets.  Exits 1 if any symbol disagrees.
+# Prints "agree N of M" and, for each disagreement (at most 20 shown, or
+# -v show=N), the symbol with both module sets.  Exits 1 if any symbol
+# disagrees.
 #
 # Addresses are taken modulo 2^32 (the image lies in one 2 GiB window), so
 # gawk's doubles hold them exactly.
@@ -90,7 +91,7 @@ ARGIND == 3 && ($2 ~ /^[tTwW]$/ || (all && $2 ~ /^[dDbBrR]$/)) && NF >= 3 {
 	total++
 	if (ours == theirs) {
 		agree++
-	} else if (++bad <= 20) {
+	} else if (++bad <= (show ? show : 20)) {
 		printf "differ: %s %s: kallmodsyms [%s], modules.builtin.ranges [%s]\n",
 			$1, $3, ours, theirs
 	}

@@ -16,12 +16,7 @@ top=$bench_top
 config=${1:-defconfig}
 
 kbuild=$(tests/kernel/build.sh "$config")
-tmp=$(mktemp -d)
-at_exit_commands=
-at_exit() { at_exit_commands="$*; $at_exit_commands"; }
-trap 'set +e; eval "$at_exit_commands"; [ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
-# shellcheck source=SCRIPTDIR/../tests/kernel/qemu.sh
-. tests/kernel/qemu.sh
+bench_qemu_setup
 cd "$tmp"
 
 cat > guest.sh <<'GUEST'

@@ -68,3 +68,16 @@ guest_initramfs() {
 	fi
 	echo "$tmp/initrd-$arch.gz"
 }
+
+# bench_qemu_setup: what a benchmark that boots QEMU guests needs: $tmp
+# (kept when KEEP is set), at_exit COMMANDS run on exit (stopping QEMU,
+# gdb), and tests/kernel/qemu.sh.  Call it from $bench_top.
+bench_qemu_setup() {
+	tmp=$(mktemp -d)
+	at_exit_commands=
+	# shellcheck disable=SC2317 # called by the benchmarks
+	at_exit() { at_exit_commands="$*; $at_exit_commands"; }
+	trap 'set +e; eval "$at_exit_commands"; [ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
+	# shellcheck source=SCRIPTDIR/../tests/kernel/qemu.sh
+	. tests/kernel/qemu.sh
+}

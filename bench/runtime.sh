@@ -21,12 +21,7 @@ configs=("$@")
 [ ${#configs[@]} -gt 0 ] || configs=(small defconfig small-arm64)
 rounds=${ROUNDS:-51}
 
-tmp=$(mktemp -d)
-at_exit_commands=
-at_exit() { at_exit_commands="$*; $at_exit_commands"; }
-trap 'set +e; eval "$at_exit_commands"; rm -rf "$tmp"' EXIT
-# shellcheck source=SCRIPTDIR/../tests/kernel/qemu.sh
-. tests/kernel/qemu.sh
+bench_qemu_setup
 
 cat > "$tmp/guest.sh" <<GUEST
 echo "@@@ read"

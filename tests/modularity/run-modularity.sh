@@ -132,10 +132,15 @@ samples/kallmodsyms/bool_notmod.c	CONFIG_SAMPLE_KALLMODSYMS_BOOL is bool, needs 
 EOF
 
 # kconfig's answer is kept in the build tree for the next --modularity run
-# on the same config; a cache of another key is not used.
-cache=$kbuild/.tmp_kallmodsyms_bools
+# on the same config; a cache of another key is not used.  Other tests, and
+# this test's other modes, run --modularity on the same build at the same
+# time: this part works in a view of the build tree of its own (the
+# generator keeps the cache in the directory it is given).
+mkdir kb
+ln -s "$kbuild"/* "$kbuild"/.[!.]* kb/ || exit 1
+cache=$tmp/kb/.tmp_kallmodsyms_bools
 modularity_line() {
-	kms_gen -s --modularity -f sidecar -o "$tmp/$1.kms" "$kbuild/vmlinux" 2>&1 |
+	kms_gen -s --modularity -f sidecar -o "$tmp/$1.kms" "$tmp/kb/vmlinux" 2>&1 |
 		grep '^modularity'
 }
 rm -f "$cache"

@@ -6,7 +6,8 @@
 #
 # or let gdb load it next to vmlinux (see gdb-scripts/README.md).  Works
 # beside the kernel's own scripts/gdb (vmlinux-gdb.py); help lx-kallmodsyms.
-# From a checkout, run make first: it writes kallmodsyms_gdb/constants.py.
+# From a checkout, run make first: it writes
+# python/kallmodsyms/constants.py.
 
 import importlib
 import os
@@ -17,19 +18,27 @@ import gdb
 
 def _load():
     here = os.path.dirname(os.path.realpath(__file__))
-    if not os.path.exists(os.path.join(here, "kallmodsyms_gdb",
+    # The decoder the gdb and drgn helpers share, in ../python (in a
+    # checkout and installed alike).
+    shared = os.path.join(os.path.dirname(here), "python")
+    if not os.path.exists(os.path.join(shared, "kallmodsyms",
                                        "constants.py")):
-        gdb.write("kallmodsyms: %s/kallmodsyms_gdb/constants.py is missing: "
-                  "run make in the kallmodsyms checkout first\n" % here,
+        gdb.write("kallmodsyms: %s/kallmodsyms/constants.py is missing: "
+                  "run make in the kallmodsyms checkout first\n" % shared,
                   gdb.STDERR)
         return
-    if here not in sys.path:
-        sys.path.insert(0, here)
+    # The package before this directory, whose kallmodsyms.py is this.
+    for d in (here, shared):
+        if d in sys.path:
+            sys.path.remove(d)
+        sys.path.insert(0, d)
     # Imported, or reloaded when the script is sourced again (after
     # editing it), dependencies first.
-    for name in ("constants", "blob", "elf", "kallsyms", "symspec", "target",
-                 "commands"):
-        module = importlib.import_module("kallmodsyms_gdb." + name)
+    for name in ("kallmodsyms.constants", "kallmodsyms.blob",
+                 "kallmodsyms.elf", "kallmodsyms.kallsyms",
+                 "kallmodsyms.symspec", "kallmodsyms.image",
+                 "kallmodsyms_gdb.target", "kallmodsyms_gdb.commands"):
+        module = importlib.import_module(name)
         importlib.reload(module)
     module.register()
 

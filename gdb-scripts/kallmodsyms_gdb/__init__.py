@@ -1,9 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
-"""gdb helpers for kallmodsyms (see ../kallmodsyms.py).
+"""gdb helpers for kallmodsyms (see ../kallmodsyms.py); the decoder they
+use is the kallmodsyms package in ../../python, shared with drgn-scripts/.
 
-blob      the note format (sidecar/FORMAT.md): pure Python, no gdb
-kallsyms  the kernel's compressed symbol tables, read through a reader
-elf       just enough ELF to read a vmlinux file's notes and bytes
 target    the stopped kernel: memory, KASLR offset, where the tables are
 commands  the gdb commands, convenience function and frame filter
 """

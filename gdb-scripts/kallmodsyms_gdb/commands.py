@@ -2,13 +2,12 @@
 """lx-kallmodsyms, lx-kallmodsyms-lookup, $lx_modsym() and the frame
 filter that adds [module] {objfile} to backtraces."""
 
-import fnmatch
-
 import gdb
 from gdb.FrameDecorator import FrameDecorator
 
-from . import symspec
-from .blob import KmsError
+from kallmodsyms import image, symspec
+from kallmodsyms.blob import KmsError
+
 from .target import Kernel
 
 
@@ -27,27 +26,6 @@ def _address(expr):
         value = value.address
     return int(value.cast(gdb.lookup_type("unsigned long"))) & \
         ((1 << (8 * gdb.lookup_type("unsigned long").sizeof)) - 1)
-
-
-def _percpu_start(symbols):
-    """__per_cpu_start, the per-CPU class's base, or None: through the
-    table's name index, built once, not a walk per address described."""
-    found = symbols.named("__per_cpu_start")
-    return symbols.addresses[found[0]] if found else None
-
-
-def describe(kernel, tables, symbols, addr):
-    """ "sym+0xoff/0xsize [mod] {obj}" for @addr, or None."""
-    found = symbols.at(addr)
-    if found is None:
-        return None
-    index, size = found
-    start = symbols.addresses[index]
-    text = "%s+%#x/%#x" % (symbols.names[index], addr - start, size)
-    obj = tables.symbol_object(addr, symbols.types[index], kernel.text(),
-                               _percpu_start(symbols))
-    annotation = tables.annotation(obj)
-    return text + " " + annotation if annotation else text
 
 
 class LxKallmodsyms(gdb.Command):
@@ -102,7 +80,6 @@ KASLR included.  Loadable modules' symbols are not listed."""
             tables, notice = kernel.tables()
             symbols = kernel.symbols()
             text = kernel.text()
-            percpu = _percpu_start(symbols)
         except KmsError as e:
             _fail(self._name(), e)
         _notice(self._name(), notice)
@@ -113,27 +90,14 @@ KASLR included.  Loadable modules' symbols are not listed."""
         except KmsError:
             pass
 
-        is_glob = pattern is not None and any(c in pattern for c in "*?[")
-        width = 2 * kernel.pointer_size
         out, matched = [], 0
-        for addr, type_, name in zip(symbols.addresses, symbols.types,
-                                     symbols.names):
-            if pattern is not None and not (
-                    fnmatch.fnmatchcase(name, pattern) if is_glob
-                    else name == pattern):
-                continue
-            obj = tables.symbol_object(addr, type_, text, percpu)
-            if module is not None and module not in tables.modules(obj):
-                continue
-            if objfile is not None and tables.objfile(obj) != objfile:
-                continue
+        for line in image.listing(tables, symbols, text,
+                                  2 * kernel.pointer_size, pattern, module,
+                                  objfile):
             matched += 1
             if count:
                 continue
-            annotation = tables.annotation(obj)
-            out.append("%0*x %s %s%s\n" % (width, addr, type_, name,
-                                           "\t" + annotation if annotation
-                                           else ""))
+            out.append(line + "\n")
             if len(out) >= 4096:
                 gdb.write("".join(out))
                 out = []
@@ -234,7 +198,8 @@ as the inspector's "kallmodsyms lookup" prints it."""
                 continue
             try:
                 addr = _address(expr)
-                text = describe(kernel, tables, symbols, addr)
+                text = image.describe(tables, symbols, kernel.text(), addr,
+                                      image.percpu_start(symbols))
                 if text is None:
                     problems.append("%#x: not in a symbol of the kernel's "
                                     "image" % addr)
@@ -262,8 +227,11 @@ class LxModsym(gdb.Function):
         try:
             kernel = Kernel()
             tables, _notice_text = kernel.tables()
-            text = describe(kernel, tables, kernel.symbols(),
-                            int(addr.cast(gdb.lookup_type("unsigned long"))))
+            symbols = kernel.symbols()
+            text = image.describe(
+                tables, symbols, kernel.text(),
+                int(addr.cast(gdb.lookup_type("unsigned long"))),
+                image.percpu_start(symbols))
         except KmsError as e:
             raise gdb.GdbError("$lx_modsym: %s" % e)
         if text is None:

@@ -13,10 +13,9 @@ import struct
 
 import gdb
 
-from . import kallsyms
-from .blob import KmsError, Tables, decode, find_note
-from .constants import NOTES_START_SYMBOL, NOTES_STOP_SYMBOL
-from .elf import EM_AARCH64, ElfFile
+from kallmodsyms import image, kallsyms
+from kallmodsyms.blob import KmsError
+from kallmodsyms.elf import EM_AARCH64, ElfFile
 
 # x86-64 moves the kernel by multiples of CONFIG_PHYSICAL_ALIGN (at least
 # 2 MiB) within KERNEL_IMAGE_SIZE (1 GiB).  arm64 moves it by multiples of
@@ -167,18 +166,7 @@ class Kernel:
         st = os.stat(self.elf.path)
         key = ("file", self.elf.path, st.st_mtime_ns)
         if key not in _tables_cache:
-            desc = None
-            for _addr, data in self.elf.note_sections():
-                desc = find_note(data, self.byteorder)
-                if desc is not None:
-                    break
-            if desc is None:
-                raise KmsError("%s has no kallmodsyms note: built without "
-                               "CONFIG_KALLMODSYMS?" % self.elf.path)
-            try:
-                _tables_cache[key] = Tables(decode(desc))
-            except KmsError as e:
-                raise KmsError("%s: %s" % (self.elf.path, e)) from None
+            _tables_cache[key] = image.file_tables(self.elf)
         return _tables_cache[key]
 
     def tables(self):
@@ -190,39 +178,20 @@ class Kernel:
         """
         if self.use_file or not self.live:
             return self.file_tables(), None
-        start = self.symbol(NOTES_START_SYMBOL)
-        stop = self.symbol(NOTES_STOP_SYMBOL)
-        if start is None or stop is None or stop < start:
-            raise KmsError("%s has no %s and %s to find the kernel's notes; "
-                           "--file reads the note in the file"
-                           % (self.elf.path, NOTES_START_SYMBOL,
-                              NOTES_STOP_SYMBOL))
+        try:
+            image.notes_range(self, self.elf.path)
+        except KmsError as e:
+            raise KmsError("%s; --file reads the note in the file" % e) \
+                from None
         # .notes is read-only in a running kernel: one read per image
         # (file, build and KASLR shift) in this inferior, not per command.
         st = os.stat(self.elf.path)
         key = ("memory", gdb.selected_inferior().num, self.elf.path,
                st.st_mtime_ns, self.offset)
         if key not in _tables_cache:
-            _tables_cache[key] = self._memory_tables(start, stop)
+            _tables_cache[key] = image.memory_tables(
+                self, self.byteorder, self.elf.path, self.file_tables)
         return _tables_cache[key], None
-
-    def _memory_tables(self, start, stop):
-        """The tables of the note in the kernel's .notes, [start, stop)."""
-        data = b""
-        while len(data) < stop - start:
-            data += self.read(start + len(data), stop - start - len(data))
-        desc = find_note(data, self.byteorder)
-        if desc is None:
-            self.file_tables()  # says "built without" if it has no note
-            raise KmsError("the kernel's .notes at %#x holds no kallmodsyms "
-                           "note, though %s has one: not the kernel of this "
-                           "file?" % (start, self.elf.path))
-        try:
-            return Tables(decode(desc))
-        except KmsError as e:
-            raise KmsError("the kernel's note at %#x: %s (the kernel "
-                           "refused it too, and logged \"kallmodsyms: "
-                           "disabled: ...\")" % (start, e)) from None
 
     def modules_loaded(self):
         """Whether the kernel's list of loadable modules is not empty."""

@@ -16,7 +16,7 @@ import sys
 
 def main():
     sys.path.insert(0, sys.argv[1])
-    from kallmodsyms_gdb import blob
+    from kallmodsyms import blob
 
     decompressor = sys.argv[2]
     files = sys.argv[3:]

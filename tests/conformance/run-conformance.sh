@@ -25,8 +25,8 @@ for prog in kms-mkcorpus kms-judge kms-kernel-judge; do
 		exit 77
 	fi
 done
-if [ ! -f "$top/gdb-scripts/kallmodsyms_gdb/constants.py" ]; then
-	echo "gdb-scripts/kallmodsyms_gdb/constants.py is not built (make)"
+if [ ! -f "$top/python/kallmodsyms/constants.py" ]; then
+	echo "python/kallmodsyms/constants.py is not built (make)"
 	exit 77
 fi
 
@@ -80,14 +80,14 @@ judge c $KMS_WRAP "$KMS_BUILD/kms-judge"
 # shellcheck disable=SC2086
 judge kernel $KMS_WRAP "$KMS_BUILD/kms-kernel-judge"
 if "$python" -c 'import zstandard' 2> /dev/null; then
-	judge python-zstandard "$python" "$conf/judge.py" "$top/gdb-scripts" \
+	judge python-zstandard "$python" "$conf/judge.py" "$top/python" \
 		zstandard
 else
 	echo "python-zstandard: skipped, no zstandard module in $python"
 	skipped=1
 fi
 if command -v zstd > /dev/null; then
-	judge python-program "$python" "$conf/judge.py" "$top/gdb-scripts" \
+	judge python-program "$python" "$conf/judge.py" "$top/python" \
 		program
 else
 	echo "python-program: skipped, no zstd program"

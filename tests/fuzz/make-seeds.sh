@@ -36,13 +36,13 @@ trap 'rm -rf "$tmp"' EXIT
 	-o "$tmp/small.kms" "$small/vmlinux"
 objcopy -O binary --only-section=.notes "$small/vmlinux" "$tmp/notes"
 
-python3 - "$tmp" "$corpus" "$top/gdb-scripts" <<'EOF'
+python3 - "$tmp" "$corpus" "$top/python" <<'EOF'
 import struct
 import sys
 
 tmp, corpus, helpers = sys.argv[1:]
 sys.path.insert(0, helpers)
-from kallmodsyms_gdb.blob import decode, find_note  # noqa: E402
+from kallmodsyms.blob import decode, find_note  # noqa: E402
 
 
 def records(data):

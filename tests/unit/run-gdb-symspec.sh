@@ -3,7 +3,7 @@
 # kms-test: modes=plain
 #
 # The gdb helpers' port of the notation grammar
-# (gdb-scripts/kallmodsyms_gdb/symspec.py, used by lx-kallmodsyms-lookup)
+# (python/kallmodsyms/symspec.py, used by lx-kallmodsyms-lookup)
 # answers as the inspector does: every input of a list, with DWARF (through
 # addr2line, where gdb asks its symtabs) and without, resolved by both and
 # compared line by line, errors included.  Python only: no gdb, no kernel.
@@ -64,9 +64,9 @@ c_answers nodwarf > c-nodwarf
 cat > port.py <<'EOF'
 import subprocess, sys
 sys.path.insert(0, sys.argv[1])
-from kallmodsyms_gdb.blob import Tables, decode, find_note
-from kallmodsyms_gdb.kallsyms import Symbols
-from kallmodsyms_gdb.symspec import SpecError, parse, resolve
+from kallmodsyms.blob import Tables, decode, find_note
+from kallmodsyms.kallsyms import Symbols
+from kallmodsyms.symspec import SpecError, parse, resolve
 
 image, label, dwarf = sys.argv[2], sys.argv[3], sys.argv[4] == "1"
 tables = Tables(decode(find_note(open("fx.kms", "rb").read())))
@@ -98,8 +98,8 @@ for spec_text in open("specs").read().splitlines():
     annotation = tables.annotation(inst.obj)
     print(line + (" " + annotation if annotation else ""))
 EOF
-python3 port.py "$top/gdb-scripts" "$v" "$v" 1 > py-dwarf || fail "port.py (DWARF)"
-python3 port.py "$top/gdb-scripts" nodwarf nodwarf 0 > py-nodwarf || fail "port.py (no DWARF)"
+python3 port.py "$top/python" "$v" "$v" 1 > py-dwarf || fail "port.py (DWARF)"
+python3 port.py "$top/python" nodwarf nodwarf 0 > py-nodwarf || fail "port.py (no DWARF)"
 diff -u c-dwarf py-dwarf >&2 || fail "the Python port differs from the inspector (DWARF)"
 diff -u c-nodwarf py-nodwarf >&2 || fail "the Python port differs from the inspector (no DWARF)"
 grep -c '^== ' c-dwarf > count

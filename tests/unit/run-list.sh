@@ -117,10 +117,10 @@ grep -E ' [tTwW] ' "$tmp/list-all" > "$tmp/list-all-text"
 assert_same "$tmp/list-text" "$tmp/list-all-text" "text symbols with every class"
 # The gdb helpers' rule (blob.py's Tables.symbol_object) annotates every
 # symbol as the inspector does.
-${KMS_PYTHON:-/usr/bin/python3} - "$top/gdb-scripts" "$tmp/fx-all.kms" "$tmp/list-all" > "$tmp/py-list" <<'PY' ||
+${KMS_PYTHON:-/usr/bin/python3} - "$top/python" "$tmp/fx-all.kms" "$tmp/list-all" > "$tmp/py-list" <<'PY' ||
 import sys
 sys.path.insert(0, sys.argv[1])
-from kallmodsyms_gdb import blob
+from kallmodsyms import blob
 t = blob.Tables(blob.decode(blob.find_note(open(sys.argv[2], "rb").read())))
 syms = [line.rstrip("\n").split("\t")[0].split(" ", 2)
         for line in open(sys.argv[3])]

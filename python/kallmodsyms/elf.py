@@ -18,6 +18,25 @@ EM_AARCH64 = 183
 RELATIVE_RELOCS = {EM_AARCH64: 1027}
 
 
+NT_GNU_BUILD_ID = 3
+
+
+def iter_notes(data, byteorder):
+    """(name without its NUL, type, descriptor) of each note in @data;
+    stops at the first that does not fit."""
+    pos = 0
+    while pos + 12 <= len(data):
+        namesz, descsz, ntype = struct.unpack_from(byteorder + "III", data,
+                                                   pos)
+        name_end = pos + 12 + namesz
+        desc = name_end + (-namesz % 4)
+        if desc + descsz > len(data):
+            return
+        yield data[pos + 12:name_end].rstrip(b"\0"), ntype, \
+            data[desc:desc + descsz]
+        pos = desc + descsz + (-descsz % 4)
+
+
 class ElfFile:
     def __init__(self, path):
         self.path = path
@@ -77,6 +96,14 @@ class ElfFile:
         return [(s["addr"] if s["flags"] & SHF_ALLOC else None,
                  self.section_bytes(s))
                 for s in self.sections if s["type"] == SHT_NOTE]
+
+    def build_id(self):
+        """The GNU build id (NT_GNU_BUILD_ID) as hex, or None."""
+        for _addr, data in self.note_sections():
+            for name, ntype, desc in iter_notes(data, self.byteorder):
+                if name == b"GNU" and ntype == NT_GNU_BUILD_ID:
+                    return desc.hex()
+        return None
 
     def read(self, addr, length, partial=False):
         """Bytes of the loaded image at link-time @addr, or None; with

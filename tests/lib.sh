@@ -114,6 +114,11 @@ assert_same() {
 	cmp -s "$1" "$2" || fail "$3: $1 and $2 differ"
 }
 
+# patch_byte FILE OFFSET HEXBYTE: damage a copy in place.
+patch_byte() {
+	printf '%b' "\\x$3" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}
+
 # assert_absent PATH... : no file left behind (temporaries included).
 assert_absent() {
 	local p

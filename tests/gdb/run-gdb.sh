@@ -94,9 +94,6 @@ check_error nofile "lx-kallmodsyms: no vmlinux loaded (file vmlinux)"
 kms note "$vmlinux" > note || fail "no note in vmlinux"
 name=$(awk '$1 == "name_offset" { print $2 }' note)
 desc=$(awk '$1 == "desc_offset" { print $2 }' note)
-patch_byte() { # FILE OFFSET HEXBYTE
-	printf '%b' "\\x$3" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
-}
 cp "$vmlinux" vmlinux.noname && patch_byte vmlinux.noname "$name" 78
 cp "$vmlinux" vmlinux.version && patch_byte vmlinux.version $((desc + 4)) 02
 cp "$vmlinux" vmlinux.crc &&

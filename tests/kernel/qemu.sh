@@ -59,7 +59,8 @@ note_in_image() {
 # qemu_run OUTDIR [QEMU OPTIONS...] -- KERNEL INITRAMFS [KERNEL ARGS...]:
 # QEMU for $kbuild's architecture (TCG), its console in OUTDIR/console.log,
 # the data channel in OUTDIR/data, the control channel (when OUTDIR/ctl.in
-# and ctl.out exist) from the FIFO OUTDIR/ctl.in; 300 s at most.
+# and ctl.out exist) from the FIFO OUTDIR/ctl.in; 300 s at most.  The
+# guest has $qemu_mem of RAM (default 512M).
 qemu_run() {
 	local out=$1 opts=() kernel initrd
 	shift
@@ -88,7 +89,7 @@ qemu_run() {
 		[ -p "$out/ctl.in" ] && channels+=(-serial "pipe:$out/ctl")
 		;;
 	esac
-	timeout 300 "$qemu" "${machine[@]}" -m 512M -smp 2 \
+	timeout 300 "$qemu" "${machine[@]}" -m "${qemu_mem:-512M}" -smp 2 \
 		-display none -monitor none -no-reboot \
 		-serial "file:$out/console.log" "${channels[@]}" \
 		${opts[@]+"${opts[@]}"} -kernel "$kernel" -initrd "$initrd" \

@@ -1,0 +1,178 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# kms-test: modes=plain kernels=6.12 toolchains=gcc configs=small-dwarf
+#
+# Post-mortem: QEMU's dumps of the small kernel (dump-guest-memory, with
+# -device vmcoreinfo so that a dump carries VMCOREINFO and its KASLR
+# offset), read by the inspector (--vmcore, stack), the drgn helpers
+# (drgn-scripts/) and crash, each held to /proc/kallmodsyms of the same boot.
+#
+# Boot 1, KASLR, under the gdbstub: a dump after the samples' WARN (at
+# boot, kms_sample_a.warn=1), then one while the CPU is stopped at the
+# start of kms_sample_c's two/util.o kms_sample_show().  Boot 2, no KASLR,
+# panic_on_warn: the dump of a kernel that panicked in kms_sample_a's
+# kms_sample_show(), as ELF and kdump-compressed.
+# shellcheck source=SCRIPTDIR/../lib.sh
+. "$(dirname "$0")/../lib.sh"
+# shellcheck source=SCRIPTDIR/kernels.sh
+. "$tests_dir/kernel/kernels.sh"
+# shellcheck source=SCRIPTDIR/qemu.sh
+. "$tests_dir/kernel/qemu.sh"
+
+need_kernel small-dwarf
+[ "$(guest_arch)" = x86_64 ] || exit 77
+command -v gdb > /dev/null || { echo "no gdb" >&2; exit 77; }
+cd "$tmp" || exit 1
+vmlinux=$kbuild/vmlinux
+qmp="$tests_dir/kernel/qmp.py"
+# -device vmcoreinfo: the guest's fw_cfg driver, found by its parameter
+# on a machine without ACPI, tells QEMU where VMCOREINFO lies.
+dump_opts=(-device vmcoreinfo -qmp "unix:$tmp/qmp.sock,server=on,wait=off")
+fw_cfg=qemu_fw_cfg.ioport=0x10@0x510:0:1:4
+# A dump is the guest's RAM: no more of it than the guest needs.
+qemu_mem=256M
+
+run_gdb() { # NAME GDB-COMMANDS...
+	local name=$1 c args=()
+	shift
+	for c in "$@"; do
+		args+=(-ex "$c")
+	done
+	timeout 240 gdb -batch -nx -iex 'set pagination off' \
+		-iex 'set confirm off' "$vmlinux" "${args[@]}" \
+		> "$name.stdout" 2> "$name.stderr"
+}
+
+#
+# Boot 1: KASLR, a listing, a dump while stopped in kms_sample_show.
+#
+cat > guest.sh <<'EOF'
+stty -F /dev/kms-ctl raw -echo
+echo "@@@ kallmodsyms"
+cat /proc/kallmodsyms
+echo "@@@ pid"
+echo $$
+echo "@@@ ready"
+read -r go < /dev/kms-ctl
+echo two > /sys/module/kms_sample_c/parameters/run
+echo "@@@ end"
+EOF
+make_initramfs initrd.gz guest.sh
+port=$(free_port)
+start_gdbstub "$(boot_image)" initrd.gz live "$port" "${dump_opts[@]}" -- \
+	kaslr "$fw_cfg"
+wait_for_line live/data "@@@ ready" 120 || { fail "the guest did not get ready"; exit 1; }
+split_sections live
+two=$(grep -P ' kms_sample_show\t\[kms_sample_c\] \{two/util.o\}$' live/kallmodsyms | cut -d' ' -f1)
+[ -n "$two" ] || { fail "the guest's listing lacks the samples"; exit 1; }
+# A dump with the guest's page tables' view too (paging): drgn 0.0.22
+# reads no other kind on x86-64 (it cannot find the kernel's page tables
+# in physical memory alone).
+run_gdb live "target remote 127.0.0.1:$port" "break *0x$two" \
+	"shell echo go > live/ctl.in" 'continue' \
+	"shell $qmp $tmp/qmp.sock dump $tmp/stopped.core paging" \
+	'delete' 'detach' || fail "gdb session"
+wait_qemu 120 || fail "the guest did not finish"
+[ -s stopped.core ] || { fail "no dump"; exit 1; }
+
+#
+# Boot 2: no KASLR, panic_on_warn; the dumps once the panic is over.
+#
+mkdir -p panic
+: > panic/data
+: > panic/console.log
+qemu_run panic "${dump_opts[@]}" -- "$(boot_image)" initrd.gz \
+	nokaslr kms_sample_a.warn=1 panic_on_warn=1 panic=0 "$fw_cfg" &
+qemu_pid=$!
+at_exit "kill $qemu_pid 2> /dev/null"
+for ((left = 1200; left > 0; left--)); do
+	grep -qF -- '---[ end Kernel panic' panic/console.log && break
+	kill -0 "$qemu_pid" 2> /dev/null || break
+	sleep 0.1
+done
+grep -qF -- '---[ end Kernel panic' panic/console.log || fail "no panic"
+"$qmp" qmp.sock dump panic.core || fail "dump of the panic"
+"$qmp" qmp.sock dump panic.paging paging || fail "paging dump of the panic"
+"$qmp" qmp.sock dump panic.flat kdump-zlib || fail "kdump-compressed dump of the panic"
+kill "$qemu_pid"
+wait "$qemu_pid" 2> /dev/null
+# QEMU writes makedumpfile's flattened format; makedumpfile -R makes the
+# file crash and the tools read.
+if command -v makedumpfile > /dev/null; then
+	makedumpfile -R panic.kdump < panic.flat > /dev/null || fail "makedumpfile -R"
+fi
+
+#
+# drgn (Debian 12's 0.0.22).  Listing and lookups need vmlinux's symbols
+# only: a vmlinux without its debug info.  Stacks need the DWARF; drgn
+# 0.0.22 predates the ORC format of Linux 6.4 (commit fb799447ae29, "x86,
+# objtool: Split UNWIND_HINT_EMPTY in two") and stops at "unknown ORC entry
+# type": without .orc_* it unwinds with the DWARF's CFI.
+#
+drgn_kms() { # VMLINUX CORE ARGS...
+	local v=$1 c=$2
+	shift 2
+	drgn -q -c "$c" -s "$v" "$top/drgn-scripts/kallmodsyms_drgn.py" "$@"
+}
+if command -v drgn > /dev/null; then
+	objcopy --strip-debug "$vmlinux" vmlinux.nodebug
+	objcopy --remove-section='.orc_*' "$vmlinux" vmlinux.noorc
+	for v in vmlinux.noorc vmlinux.nodebug; do
+		drgn_kms "$v" stopped.core --vmcore stopped.core --vmlinux "$v" \
+			list > "drgn-list.$v" 2>&1 || fail "drgn list ($v): $(head -n 3 "drgn-list.$v")"
+		assert_same live/kallmodsyms "drgn-list.$v" "drgn list ($v) vs /proc/kallmodsyms (KASLR)"
+	done
+	mapfile -t shows < <(grep -P ' kms_sample_show(\t|$)' live/kallmodsyms | sed 's/ .*//; s/^/0x/')
+	kms lookup -K live/kallmodsyms "$vmlinux" "${shows[@]}" > lookups ||
+		fail "kallmodsyms lookup -K"
+	sed 's/^[0-9a-f]* //' lookups > lookups.names
+	drgn_kms vmlinux.noorc stopped.core lookup "${shows[@]}" > drgn-lookups ||
+		fail "drgn lookup"
+	assert_same lookups.names drgn-lookups "drgn lookup vs kallmodsyms lookup"
+
+	# The stopped CPU's stack: the breakpoint, its callers.
+	drgn_kms vmlinux.noorc stopped.core --vmcore stopped.core bt --cpu 0 > drgn-bt 2>&1 ||
+		fail "drgn bt --cpu 0: $(cat drgn-bt)"
+	grep -E 'kms_sample' drgn-bt | sed -E 's/\+0x[0-9a-f]+\/0x[0-9a-f]+/+OFF\/SIZE/' > drgn-bt.lines
+	testrun_compare cat drgn-bt.lines <<'EOF'
+#0  kms_sample_show+OFF/SIZE [kms_sample_c] {two/util.o}
+#1  run_set+OFF/SIZE [kms_sample_c] {c_main.o}
+EOF
+	head -n 1 drgn-bt | grep -q '^#0  kms_sample_show+0x0/' ||
+		fail "drgn bt --cpu 0: not at the breakpoint: $(head -n 1 drgn-bt)"
+
+	# The panic: the thread that panicked, through the WARN's exception.
+	drgn_kms vmlinux.noorc panic.paging bt > drgn-panic-bt 2>&1 ||
+		fail "drgn bt: $(cat drgn-panic-bt)"
+	grep -E '^#[0-9]+ +(panic|__warn|kms_sample)' drgn-panic-bt |
+		sed -E 's/^#[0-9 ]+ //; s/\+0x[0-9a-f]+\/0x[0-9a-f]+/+OFF\/SIZE/' > drgn-panic-bt.lines
+	testrun_compare cat drgn-panic-bt.lines <<'EOF'
+panic+OFF/SIZE
+__warn+OFF/SIZE
+kms_sample_show+OFF/SIZE [kms_sample_a]
+kms_sample_a_init+OFF/SIZE [kms_sample_a]
+EOF
+
+	# Bad input: a vmlinux of another build (its build id changed), a
+	# DWARF-less session without the dump.
+	cp vmlinux.nodebug vmlinux.other
+	bid=$(readelf -n "$vmlinux" | sed -n 's/.*Build ID: //p')
+	# (the kernel's note in .notes, not the vDSO's in .rodata)
+	off=$(python3 - "$top/python" vmlinux.other <<'EOF'
+import sys
+sys.path.insert(0, sys.argv[1])
+from kallmodsyms.elf import ElfFile
+elf = ElfFile(sys.argv[2])
+notes = [s for s in elf.sections if s["name"] == ".notes"][0]
+print(elf.data.find(b"\x04\0\0\0\x14\0\0\0\x03\0\0\0GNU\0",
+                    notes["offset"]) + 16)
+EOF
+)
+	patch_byte vmlinux.other "$off" ff
+	testrun_error 1 "kallmodsyms_drgn.py: $tmp/stopped.core: a dump of another kernel: its build id is $bid, vmlinux.other's is ff${bid:2}" \
+		drgn_kms vmlinux.other stopped.core --vmcore "$tmp/stopped.core" --vmlinux vmlinux.other list
+	testrun_error 1 "kallmodsyms_drgn.py: drgn has no vmlinux symbols (no DWARF loaded): give --vmlinux VMLINUX --vmcore VMCORE before the command" \
+		drgn_kms vmlinux.nodebug stopped.core list
+fi
+
+finish

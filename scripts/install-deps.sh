@@ -24,6 +24,8 @@ packages=(
 	qemu-system-x86 busybox-static gdb
 	# the gdb helpers decompress the note in gdb's Python
 	python3-zstandard
+	# post-mortem: the drgn helpers, crash, makedumpfile (run-vmcore.sh)
+	python3-drgn crash makedumpfile
 	# the arm64 kernel: cross-built, booted and debugged; other targets'
 	# assemblers for the note (32-bit, big-endian)
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm

@@ -105,9 +105,8 @@ static bool resolve_by_size(struct inspector *in, const char *name,
 static const char *decode_address(struct inspector *in, uint64_t kaslr,
 				  const char *p)
 {
-	const struct kms_symbol *sym = NULL;
-	uint32_t cursor = KMS_NONE;
-	uint64_t addr, size;
+	struct inspector_name name;
+	uint64_t addr;
 	char *end;
 
 	if (strncmp(p, "[<", 2) || !isxdigit((unsigned char)p[2]))
@@ -116,14 +115,9 @@ static const char *decode_address(struct inspector *in, uint64_t kaslr,
 	if (strncmp(end, ">]", 2))
 		return NULL;
 	fwrite(p, 1, end + 2 - p, stdout);
-	if (addr >= kaslr)
-		sym = inspector_symbol_at(in, addr - kaslr, &size);
-	if (sym) {
-		printf(" %s+0x%llx/0x%llx", sym->name,
-		       (unsigned long long)(addr - kaslr - sym->address),
-		       (unsigned long long)size);
-		kms_print_object(stdout, in->tables,
-				 inspector_object(in, sym, &cursor), " ");
+	if (addr >= kaslr && inspector_name_address(in, addr - kaslr, &name)) {
+		putchar(' ');
+		inspector_print_name(in, stdout, &name);
 		print_line(in, addr - kaslr);
 	}
 	return end + 2;
@@ -189,6 +183,6 @@ const struct command command_decode = {
 	.help = "a kernel log or oops, with [module] {objfile} added",
 	.options = (const struct command_option *const[]){
 		&option_tables, &option_symbols, &option_kaslr_offset,
-		&option_kallsyms, NULL },
+		&option_kallsyms, &option_vmcore, NULL },
 	.check = command_check_kaslr,
 };

@@ -15,26 +15,20 @@
 #include "symspec.h"
 
 static void print_result(struct inspector *in, const char *input,
-			 bool with_address, uint64_t addr, uint64_t offset,
-			 const struct kms_symbol *sym, uint64_t size,
-			 uint32_t obj)
+			 bool with_address, uint64_t addr,
+			 const struct inspector_name *name)
 {
 	if (in->opts->json) {
 		json_begin_object(&in->json, NULL);
 		json_string(&in->json, "input", input);
 		json_hex(&in->json, "address", addr);
-		json_string(&in->json, "symbol", sym->name);
-		json_hex(&in->json, "offset", offset);
-		json_hex(&in->json, "size", size);
-		inspector_json_attribution(in, obj);
+		inspector_json_name(in, name);
 		json_end_object(&in->json);
 		return;
 	}
 	if (with_address)
 		printf("%016llx ", (unsigned long long)addr);
-	printf("%s+0x%llx/0x%llx", sym->name, (unsigned long long)offset,
-	       (unsigned long long)size);
-	kms_print_object(stdout, in->tables, obj, " ");
+	inspector_print_name(in, stdout, name);
 	putchar('\n');
 }
 
@@ -56,17 +50,16 @@ static int lookup_one(struct inspector *in, uint64_t kaslr, const char *where,
 		      const char *input)
 {
 	struct symspec_instance inst;
+	struct inspector_name name;
 	struct kms_error *err;
 	struct symspec spec;
-	uint64_t size, addr;
+	uint64_t addr;
 	int status = 1;
 
 	err = symspec_parse(input, true, &spec);
 	if (err)
 		goto fail;
 	if (spec.is_address) {
-		uint32_t cursor = KMS_NONE;
-
 		/* Absolute per-CPU offsets are where KASLR left them. */
 		addr = spec.offset;
 		if (!inspector_absolute_percpu(in, addr)) {
@@ -76,16 +69,13 @@ static int lookup_one(struct inspector *in, uint64_t kaslr, const char *where,
 			}
 			addr -= kaslr;
 		}
-		inst.sym = inspector_symbol_at(in, addr, &size);
-		if (!inst.sym) {
+		if (!inspector_name_address(in, addr, &name)) {
 			report(in, where, input, kaslr ?
 			       "not in the kernel's symbols at this KASLR offset" :
 			       "not in any symbol");
 			goto out;
 		}
-		inst.obj = inspector_object(in, inst.sym, &cursor);
-		print_result(in, input, false, spec.offset,
-			     addr - inst.sym->address, inst.sym, size, inst.obj);
+		print_result(in, input, false, spec.offset, &name);
 		status = 0;
 		goto out;
 	}
@@ -93,11 +83,13 @@ static int lookup_one(struct inspector *in, uint64_t kaslr, const char *where,
 	err = symspec_resolve(in, &spec, kaslr, &inst);
 	if (err)
 		goto fail;
-	err = symspec_check_size(in, &spec, &inst, &size);
+	name = (struct inspector_name){ .sym = inst.sym, .obj = inst.obj,
+					.offset = spec.offset };
+	err = symspec_check_size(in, &spec, &inst, &name.size);
 	if (err)
 		goto fail;
 	print_result(in, input, true, inst.sym->address + spec.offset + kaslr,
-		     spec.offset, inst.sym, size, inst.obj);
+		     &name);
 	status = 0;
 	goto out;
 fail:
@@ -160,6 +152,6 @@ const struct command command_lookup = {
 	.help = "symbol+0xoff/0xsize [module] {objfile} of addresses, or the address of SPEC",
 	.options = (const struct command_option *const[]){
 		&option_tables, &option_symbols, &option_json,
-		&option_kaslr_offset, &option_kallsyms, NULL },
+		&option_kaslr_offset, &option_kallsyms, &option_vmcore, NULL },
 	.check = command_check_kaslr,
 };

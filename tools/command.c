@@ -91,12 +91,28 @@ const struct command_option option_kallsyms = {
 	.set = option_set_string, COMMON(kallsyms),
 };
 
+const struct command_option option_vmcore = {
+	.name = "vmcore", .has_arg = true,
+	.help = "      --vmcore FILE       a crash dump of VMLINUX (its KASLR offset)\n",
+	.set = option_set_string, COMMON(vmcore),
+};
+
 int command_check_kaslr(const struct inspector_options *opts,
 			const void *settings)
 {
+	const char *given[3];
+	size_t n = 0;
+
 	(void)settings;
-	if (opts->have_kaslr_offset && opts->kallsyms) {
-		fprintf(stderr, PROG ": --kaslr-offset and --kallsyms exclude each other\n");
+	if (opts->have_kaslr_offset)
+		given[n++] = "--kaslr-offset";
+	if (opts->kallsyms)
+		given[n++] = "--kallsyms";
+	if (opts->vmcore)
+		given[n++] = "--vmcore";
+	if (n > 1) {
+		fprintf(stderr, PROG ": %s and %s exclude each other\n",
+			given[0], given[1]);
 		return 2;
 	}
 	return 0;

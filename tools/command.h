@@ -50,13 +50,16 @@ struct command {
 
 /* The options several commands share (command.c). */
 extern const struct command_option option_tables, option_symbols,
-	option_json, option_kaslr_offset, option_kallsyms;
+	option_json, option_kaslr_offset, option_kallsyms, option_vmcore;
 
 /* Setters for the common kinds of value. */
 bool option_set_string(void *field, const char *arg);
 bool option_set_true(void *field, const char *arg);
 
-/* -k and -K exclude each other: a check for the commands that take both. */
+/*
+ * -k, -K and --vmcore exclude each other: a check for the commands that
+ * take them.
+ */
 int command_check_kaslr(const struct inspector_options *opts,
 			const void *settings);
 
@@ -64,7 +67,7 @@ int command_check_kaslr(const struct inspector_options *opts,
 extern const struct command command_list, command_lookup, command_find,
 	command_ambiguous, command_modules, command_stats, command_dump,
 	command_verify, command_decode, command_export, command_probe,
-	command_note;
+	command_note, command_stack;
 
 /* list and export --format=kallmodsyms: every symbol, filtered. */
 struct list_filter {

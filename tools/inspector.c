@@ -88,6 +88,7 @@ void inspector_close(struct inspector *in)
 		dwfl_end(in->dwfl);
 	free(in->by_address);
 	free(in->by_name);
+	kms_vmcore_close(in->vmcore);
 	kms_tables_destroy(in->tables);
 	kms_symbols_destroy(in->syms);
 	kms_elf_close(in->elf);
@@ -281,6 +282,63 @@ void inspector_json_attribution(struct inspector *in, uint32_t obj)
 		json_null(&in->json, "objfile");
 }
 
+bool inspector_name_address(struct inspector *in, uint64_t addr,
+			    struct inspector_name *ret)
+{
+	uint32_t cursor = KMS_NONE;
+	uint64_t size;
+	const struct kms_symbol *sym = inspector_symbol_at(in, addr, &size);
+
+	if (!sym)
+		return false;
+	ret->sym = sym;
+	ret->offset = addr - sym->address;
+	ret->size = size;
+	ret->obj = inspector_object(in, sym, &cursor);
+	return true;
+}
+
+void inspector_print_name(struct inspector *in, FILE *f,
+			  const struct inspector_name *name)
+{
+	fprintf(f, "%s+0x%llx/0x%llx", name->sym->name,
+		(unsigned long long)name->offset,
+		(unsigned long long)name->size);
+	kms_print_object(f, in->tables, name->obj, " ");
+}
+
+void inspector_json_name(struct inspector *in,
+			 const struct inspector_name *name)
+{
+	json_string(&in->json, "symbol", name->sym->name);
+	json_hex(&in->json, "offset", name->offset);
+	json_hex(&in->json, "size", name->size);
+	inspector_json_attribution(in, name->obj);
+}
+
+struct kms_error *inspector_vmcore(struct inspector *in,
+				   struct kms_vmcore **ret)
+{
+	struct kms_vmcore *vc;
+	struct kms_error *err;
+
+	if (!in->vmcore) {
+		if (!in->opts->vmcore)
+			return kms_error_fmt("no crash dump: --vmcore FILE is needed");
+		err = kms_vmcore_open(in->opts->vmcore, &vc);
+		if (err)
+			return err;
+		err = kms_vmcore_check_vmlinux(vc, in->elf);
+		if (err) {
+			kms_vmcore_close(vc);
+			return err;
+		}
+		in->vmcore = vc;
+	}
+	*ret = in->vmcore;
+	return NULL;
+}
+
 struct kms_error *inspector_kaslr_from(struct inspector *in,
 				       const char *path, uint64_t *ret)
 {
@@ -296,8 +354,16 @@ struct kms_error *inspector_kaslr_from(struct inspector *in,
 
 struct kms_error *inspector_kaslr(struct inspector *in, uint64_t *ret)
 {
+	struct kms_vmcore *vc;
+	struct kms_error *err;
+
 	if (in->opts->kallsyms)
 		return inspector_kaslr_from(in, in->opts->kallsyms, ret);
+	if (in->opts->vmcore) {
+		err = inspector_vmcore(in, &vc);
+		return err ? err :
+		       kms_vmcore_info_number(vc, "KERNELOFFSET", ret);
+	}
 	*ret = in->opts->kaslr_offset;
 	return NULL;
 }

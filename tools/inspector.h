@@ -19,6 +19,7 @@
 #include <kms/elf_file.h>
 #include <kms/error.h>
 #include <kms/symbols.h>
+#include <kms/vmcore.h>
 
 #include "json.h"
 
@@ -32,6 +33,7 @@ struct inspector_options {
 	bool have_kaslr_offset;
 	uint64_t kaslr_offset;		/* -k */
 	const char *kallsyms;		/* -K: a copy of /proc/kallsyms */
+	const char *vmcore;		/* --vmcore: a crash dump */
 };
 
 struct inspector {
@@ -50,6 +52,7 @@ struct inspector {
 	/* __per_cpu_start, the per-CPU class's base (FORMAT.md 3.1) */
 	uint64_t percpu_start, percpu_end;	/* the per-CPU template */
 	bool percpu_known, percpu_tried;
+	struct kms_vmcore *vmcore;	/* --vmcore's, opened on first use */
 	struct json json;
 };
 
@@ -116,9 +119,36 @@ bool kms_tables_all_classes(const struct kms_tables *t);
 /* "modules": [...], "objfile": ... of object entry @obj. */
 void inspector_json_attribution(struct inspector *in, uint32_t obj);
 
+/* An address named as the kernel's %pS names it. */
+struct inspector_name {
+	const struct kms_symbol *sym;
+	uint64_t offset, size;
+	uint32_t obj;			/* its object entry, or KMS_NONE */
+};
+
+/* Name link-time @addr: false when no symbol holds it. */
+bool inspector_name_address(struct inspector *in, uint64_t addr,
+			    struct inspector_name *ret);
+
+/* "sym+0xoff/0xsize [mod] {obj}" on @f, without a newline. */
+void inspector_print_name(struct inspector *in, FILE *f,
+			  const struct inspector_name *name);
+
+/* "symbol", "offset", "size" and the attribution, in the current object. */
+void inspector_json_name(struct inspector *in,
+			 const struct inspector_name *name);
+
+/*
+ * The dump --vmcore names, opened on first use once its build id is the
+ * vmlinux's; an error without --vmcore.
+ */
+struct kms_error *inspector_vmcore(struct inspector *in,
+				   struct kms_vmcore **ret);
+
 /*
  * The KASLR offset the options give: --kaslr-offset, the difference of
- * _text in the copy --kallsyms names and in the vmlinux, else 0.
+ * _text in the copy --kallsyms names and in the vmlinux, the KERNELOFFSET
+ * of the dump --vmcore names, else 0.
  */
 struct kms_error *inspector_kaslr(struct inspector *in, uint64_t *ret);
 

@@ -18,7 +18,8 @@
 static const struct command *const commands[] = {
 	&command_list, &command_lookup, &command_find, &command_ambiguous,
 	&command_modules, &command_stats, &command_dump, &command_verify,
-	&command_decode, &command_export, &command_probe, &command_note, NULL,
+	&command_decode, &command_export, &command_probe, &command_note,
+	&command_stack, NULL,
 };
 
 static void usage(FILE *f)
@@ -43,6 +44,10 @@ static void usage(FILE *f)
 		"  -K, --kallsyms FILE     lookup, decode, probe: take the offset from a\n"
 		"                          copy of the running kernel's /proc/kallsyms or\n"
 		"                          /proc/kallmodsyms (also --kallmodsyms FILE)\n"
+		"      --vmcore FILE       lookup, decode: take the offset from a crash\n"
+		"                          dump of VMLINUX (an ELF core from QEMU's\n"
+		"                          dump-guest-memory or kdump, or a kdump-\n"
+		"                          compressed one); stack: the dump to read\n"
 		"  -f, --format FORMAT     export: ranges (modules.builtin.ranges) or\n"
 		"                          kallmodsyms (/proc/kallmodsyms text)\n"
 		"  -n, --name NAME         probe: the event's name (default: from SPEC)\n"
@@ -83,7 +88,7 @@ static void command_usage(const struct command *cmd)
 
 /*
  * The options of every command, for getopt_long(): room for 64 names
- * (today's commands have 17, aliases and --help included).
+ * (today's commands have 18, aliases and --help included).
  */
 #define MAX_OPTIONS 64
 

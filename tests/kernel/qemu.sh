@@ -16,6 +16,9 @@
 # kernels.sh's need_kernel.
 # shellcheck disable=SC2154
 
+# Where this file and qmp.py are.
+qemu_sh_dir=$(dirname "${BASH_SOURCE[0]}")
+
 # guest_arch: the architecture of the kernel in $kbuild.
 guest_arch() {
 	if grep -qx 'CONFIG_ARM64=y' "$kbuild/.config" 2> /dev/null; then
@@ -290,6 +293,53 @@ wait_qemu() {
 		left=$((left - 1))
 	done
 	wait "$qemu_pid" 2> /dev/null
+}
+
+# vmcore_opts: QEMU's options and the kernel's parameter for dumps that
+# carry VMCOREINFO (the KASLR offset, the build id): -device vmcoreinfo,
+# which the guest's fw_cfg driver (found by its parameter: no ACPI) tells
+# where the note lies, and a QMP socket, $tmp/qmp.sock, for the dumps.
+vmcore_opts=(-device vmcoreinfo -qmp "unix:$tmp/qmp.sock,server=on,wait=off")
+vmcore_param=qemu_fw_cfg.ioport=0x10@0x510:0:1:4
+
+# panic_dumps OUTDIR INITRAMFS KIND...: boot $kbuild's kernel, no KASLR,
+# with the samples' WARN made a panic (panic_on_warn); once the panic has
+# ended, dump the guest: OUTDIR/panic.KIND for each KIND, "core" (ELF, the
+# physical memory, as kdump writes it), "paging" (ELF with the virtual
+# mappings too) or "flat" (kdump-compressed, makedumpfile's flattened
+# format); then stop QEMU.  OUTDIR/console.log holds the panic.
+panic_dumps() {
+	local out=$1 initrd=$2 kind left format
+	shift 2
+	mkdir -p "$out"
+	: > "$out/data"
+	: > "$out/console.log"
+	qemu_run "$out" "${vmcore_opts[@]}" -- "$(boot_image)" "$initrd" \
+		nokaslr kms_sample_a.warn=1 panic_on_warn=1 panic=0 \
+		"$vmcore_param" &
+	qemu_pid=$!
+	at_exit "kill $qemu_pid 2> /dev/null"
+	for ((left = 1200; left > 0; left--)); do
+		grep -qF -- '---[ end Kernel panic' "$out/console.log" && break
+		kill -0 "$qemu_pid" 2> /dev/null || break
+		sleep 0.1
+	done
+	if ! grep -qF -- '---[ end Kernel panic' "$out/console.log"; then
+		echo "the kernel did not panic; console:" >&2
+		tail -n 30 "$out/console.log" >&2
+		return 1
+	fi
+	for kind in "$@"; do
+		format=()
+		case $kind in
+		paging) format=(paging) ;;
+		flat) format=(kdump-zlib) ;;
+		esac
+		"$qemu_sh_dir/qmp.py" "$tmp/qmp.sock" dump "$out/panic.$kind" \
+			${format[@]+"${format[@]}"} || return 1
+	done
+	kill "$qemu_pid"
+	wait "$qemu_pid" 2> /dev/null || true
 }
 
 # split_sections OUTDIR: one file per "@@@ NAME" section of OUTDIR/data.

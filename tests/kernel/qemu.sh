@@ -266,6 +266,33 @@ start_gdbstub() {
 	at_exit "kill $qemu_pid 2> /dev/null"
 }
 
+# start_gdbstub_moved KERNEL INITRAMFS OUTDIR [QEMU OPTIONS...] -- [KERNEL ARGS...]
+# start_gdbstub with KASLR, on a free port ($port), for a guest script
+# that prints /proc/kallmodsyms in its "kallmodsyms" section and then
+# "@@@ ready"; the sections split.  KASLR may keep the link-time slot (one
+# boot in some hundred), which would make a test of it trivial: then boot
+# again, three boots at most.  Fails if the guest does not get ready or
+# the kernel never moved.
+start_gdbstub_moved() {
+	local kernel=$1 initrd=$2 out=$3 link try
+	shift 3
+	link=$(nm "$kbuild/vmlinux" | sed -n 's/ T _text$//p')
+	for try in 1 2 3; do
+		rm -rf "$out"
+		port=$(free_port)
+		start_gdbstub "$kernel" "$initrd" "$out" "$port" "$@" kaslr
+		wait_for_line "$out/data" "@@@ ready" 120 || return 1
+		split_sections "$out"
+		grep -q " T _text\$" "$out/kallmodsyms" || return 1
+		grep -q "^$link T _text\$" "$out/kallmodsyms" || return 0
+		echo "boot $try: KASLR kept the link-time address; booting again"
+		kill "$qemu_pid"
+		wait "$qemu_pid" 2> /dev/null
+	done
+	echo "KASLR did not move the kernel in $try boots" >&2
+	return 1
+}
+
 # wait_for_line FILE LINE SECONDS: until FILE has that line; fails after
 # SECONDS, or when QEMU is gone.
 wait_for_line() {

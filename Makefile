@@ -181,6 +181,10 @@ install: all
 		$(DESTDIR)$(SCRIPTDIR)/python/kallmodsyms
 	install -m 644 drgn-scripts/*.py drgn-scripts/README.md \
 		$(DESTDIR)$(SCRIPTDIR)/drgn
+	if [ -f $(CRASH_EXT) ]; then \
+		install -d $(DESTDIR)$(SCRIPTDIR)/crash && \
+		install -m 755 $(CRASH_EXT) $(DESTDIR)$(SCRIPTDIR)/crash; \
+	fi
 
 clean:
 	rm -rf build build-asan build-fuzz
@@ -233,3 +237,29 @@ $(O)/kms-kernel-judge: tests/conformance/kernel-judge.c \
 
 -include $(O)/tests/conformance/mkcorpus.d $(O)/tests/conformance/judge.d \
 	 $(O)/kms-kernel-judge.d
+
+## The crash extension (crash-extension/): a shared object crash loads
+## ("extend kallmodsyms.so"), with the format library built
+## position-independent.  Built when crash's defs.h is installed (Debian:
+## crash), not under SANITIZE (crash is not built with ASan).
+CRASH_DEFS := /usr/include/crash/defs.h
+CRASH_EXT := $(O)/crash/kallmodsyms.so
+CRASH_ARCH := $(shell uname -m | sed -e 's/x86_64/X86_64/' -e 's/aarch64/ARM64/')
+PIC_LIB_OBJS := $(LIB_SRCS:%.c=$(O)/pic/%.o)
+ifneq ($(wildcard $(CRASH_DEFS)),)
+ifneq ($(SANITIZE),1)
+all: $(CRASH_EXT)
+tests: $(CRASH_EXT)
+endif
+endif
+
+$(O)/pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -fPIC -c -o $@ $<
+
+$(CRASH_EXT): crash-extension/kallmodsyms.c $(PIC_LIB_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -fPIC -D$(CRASH_ARCH) -shared -o $@ \
+		$(filter %.c %.o,$^) -lzstd
+
+-include $(PIC_LIB_OBJS:.o=.d) $(CRASH_EXT:.so=.d)

@@ -5,7 +5,8 @@
 # Post-mortem: QEMU's dumps of the small kernel (dump-guest-memory, with
 # -device vmcoreinfo so that a dump carries VMCOREINFO and its KASLR
 # offset), read by the inspector (--vmcore, stack), the drgn helpers
-# (drgn-scripts/) and crash, each held to /proc/kallmodsyms of the same boot.
+# (drgn-scripts/), crash and its extension (crash-extension/), each held
+# to /proc/kallmodsyms of the same boot.
 #
 # Boot 1, KASLR, under the gdbstub: a dump after the samples' WARN (at
 # boot, kms_sample_a.warn=1), then one while the CPU is stopped at the
@@ -54,11 +55,8 @@ echo two > /sys/module/kms_sample_c/parameters/run
 echo "@@@ end"
 EOF
 make_initramfs initrd.gz guest.sh
-port=$(free_port)
-start_gdbstub "$(boot_image)" initrd.gz live "$port" "${vmcore_opts[@]}" -- \
-	kaslr "$vmcore_param"
-wait_for_line live/data "@@@ ready" 120 || { fail "the guest did not get ready"; exit 1; }
-split_sections live
+start_gdbstub_moved "$(boot_image)" initrd.gz live "${vmcore_opts[@]}" -- \
+	"$vmcore_param" || { fail "a guest with KASLR"; exit 1; }
 two=$(grep -P ' kms_sample_show\t\[kms_sample_c\] \{two/util.o\}$' live/kallmodsyms | cut -d' ' -f1)
 [ -n "$two" ] || { fail "the guest's listing lacks the samples"; exit 1; }
 # A dump with the guest's page tables' view too (paging): drgn 0.0.22
@@ -87,6 +85,7 @@ fi
 mapfile -t shows < <(grep -P ' kms_sample_show(\t|$)' live/kallmodsyms | sed 's/ .*//; s/^/0x/')
 kms lookup -K live/kallmodsyms "$vmlinux" "${shows[@]}" > lookups ||
 	fail "kallmodsyms lookup -K"
+sed 's/^[0-9a-f]* //' lookups > lookups.names
 kms lookup --vmcore stopped.core "$vmlinux" "${shows[@]}" > vmcore-lookups ||
 	fail "kallmodsyms lookup --vmcore"
 assert_same lookups vmcore-lookups "lookup --vmcore vs lookup -K /proc/kallmodsyms"
@@ -147,8 +146,8 @@ testrun_error 1 "kallmodsyms: stopped.core: a dump of another kernel: its build 
 #
 # crash (Debian 12's 8.0.2, older than Linux 6.12): it needs
 # --no_kmem_cache (SLAB is gone since 6.8) and cannot read 6.12's task
-# stacks (its bt fails), but sym and log work: the sidecar workflow is
-# crash's addresses and log through kallmodsyms --vmcore.
+# stacks (its bt fails), but sym and log work: crash's addresses and log
+# through kallmodsyms --vmcore, and the extension's kms sym and lookup.
 #
 if command -v crash > /dev/null; then
 	crash_run() { # CORE COMMAND...: crash's output of COMMANDs
@@ -164,6 +163,20 @@ if command -v crash > /dev/null; then
 	kms lookup --vmcore stopped.core "$vmlinux" "${crash_addrs[@]}" > crash-lookups ||
 		fail "lookup of crash's addresses"
 	assert_same lookups crash-lookups "crash's sym + lookup --vmcore vs /proc/kallmodsyms"
+	# The extension (crash-extension/), when built: crash's own symbols
+	# annotated from the note in the dump, as /proc/kallmodsyms has them.
+	ext=$KMS_BUILD/crash/kallmodsyms.so
+	if [ -f "$ext" ]; then
+		crash_run stopped.core "extend $ext" 'kms sym kms_sample_show' \
+			"kms lookup ${shows[*]}" 'kms lookup no_such_symbol' > crash-ext 2>&1
+		grep -P ' kms_sample_show(\t|$)' live/kallmodsyms > shows.listed
+		grep ' t kms_sample_show' crash-ext > crash-ext.sym
+		assert_same shows.listed crash-ext.sym "crash's kms sym vs /proc/kallmodsyms"
+		grep '^ffffffff[0-9a-f]* kms_sample_show+' crash-ext | cut -d' ' -f2- > crash-ext.lookups
+		assert_same lookups.names crash-ext.lookups "crash's kms lookup vs kallmodsyms lookup"
+		grep -q '^kms: no_such_symbol: neither an address nor a symbol$' crash-ext ||
+			fail "crash's kms lookup of no symbol: $(tail -n 3 crash-ext)"
+	fi
 	crash_run panic/panic.core log > crash-log
 	kms decode --vmcore panic/panic.core "$vmlinux" < crash-log > crash-decoded ||
 		fail "decode of crash's log"
@@ -205,7 +218,6 @@ if command -v drgn > /dev/null; then
 			list > "drgn-list.$v" 2>&1 || fail "drgn list ($v): $(head -n 3 "drgn-list.$v")"
 		assert_same live/kallmodsyms "drgn-list.$v" "drgn list ($v) vs /proc/kallmodsyms (KASLR)"
 	done
-	sed 's/^[0-9a-f]* //' lookups > lookups.names
 	drgn_kms vmlinux.noorc stopped.core lookup "${shows[@]}" > drgn-lookups ||
 		fail "drgn lookup"
 	assert_same lookups.names drgn-lookups "drgn lookup vs kallmodsyms lookup"

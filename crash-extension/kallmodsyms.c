@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A crash extension: the built-in module and object file of kernel
+ * addresses and symbols, from the kallmodsyms note in the dumped kernel's
+ * own memory (its .notes, between __start_notes and __stop_notes), decoded
+ * by the format library every C reader uses.
+ *
+ *   crash> extend /path/to/kallmodsyms.so
+ *   crash> kms lookup ADDR|SYMBOL...   sym+off/size [mod] {obj}
+ *   crash> kms sym NAME                every symbol of that name, annotated
+ *
+ * Symbols are crash's (vmlinux's, relocated by the dump's KASLR offset);
+ * the annotation follows FORMAT.md 4 as /proc/kallmodsyms prints it, for
+ * core-kernel text and data (per-CPU variables are left bare).
+ */
+#include <crash/defs.h>
+
+#include <kms/blob.h>
+#include <kms/error.h>
+#include <kms/format.h>
+
+static struct kms_tables *kms_tables;
+static ulong kms_text;
+
+/* The kernel's .notes as the dump holds it: NULL on error, said. */
+static char *read_notes(size_t *ret_size)
+{
+	ulong start, stop;
+	char *buf;
+
+	if (!symbol_exists(KMS_NOTES_START_SYMBOL) ||
+	    !symbol_exists(KMS_NOTES_STOP_SYMBOL)) {
+		error(INFO, "vmlinux has no %s and %s\n",
+		      KMS_NOTES_START_SYMBOL, KMS_NOTES_STOP_SYMBOL);
+		return NULL;
+	}
+	start = symbol_value(KMS_NOTES_START_SYMBOL);
+	stop = symbol_value(KMS_NOTES_STOP_SYMBOL);
+	if (stop <= start || stop - start > 16 << 20) {
+		error(INFO, "implausible .notes at %lx-%lx\n", start,
+		      stop);
+		return NULL;
+	}
+	buf = malloc(stop - start);
+	if (!buf) {
+		error(INFO, "out of memory\n");
+		return NULL;
+	}
+	if (!readmem(start, KVADDR, buf, stop - start, "kernel .notes",
+		     RETURN_ON_ERROR | QUIET)) {
+		error(INFO, "the dump has no bytes of .notes at %lx\n",
+		      start);
+		free(buf);
+		return NULL;
+	}
+	*ret_size = stop - start;
+	return buf;
+}
+
+/* Decode the note once per session: false, said, when it cannot be. */
+static bool load_tables(void)
+{
+	struct kms_error *err;
+	const void *desc;
+	size_t size, desc_size;
+	char *notes;
+
+	if (kms_tables)
+		return true;
+	notes = read_notes(&size);
+	if (!notes)
+		return false;
+	err = kms_note_find(notes, size, "the kernel's .notes", &desc,
+			    &desc_size);
+	if (!err && !desc)
+		err = kms_error_fmt("the kernel's .notes hold no kallmodsyms note: built without CONFIG_KALLMODSYMS?");
+	if (!err)
+		err = kms_blob_decode(desc, desc_size, "the kernel's note",
+				      &kms_tables);
+	free(notes);
+	if (err) {
+		error(INFO, "%s\n", err->message);
+		kms_error_destroy(err);
+		return false;
+	}
+	kms_text = symbol_value("_text");
+	return true;
+}
+
+/*
+ * The object of symbol @sp (FORMAT.md 4): text classes for text symbols
+ * alone; no absolute symbol; KMS_NONE when none.
+ */
+static uint32_t symbol_object(const struct syment *sp)
+{
+	bool text_type = strchr("tTwW", sp->type) != NULL;
+	uint32_t range, cls;
+
+	if (strchr("aA", sp->type) || sp->value < kms_text ||
+	    sp->value - kms_text > UINT32_MAX)
+		return KMS_NONE;
+	range = kms_tables_find(kms_tables, KMS_BASE_TEXT,
+				sp->value - kms_text, NULL);
+	if (range == KMS_NONE)
+		return KMS_NONE;
+	cls = kms_range_class(kms_tables, range);
+	if (cls <= KMS_CLASS_INIT_TEXT && !text_type)
+		return KMS_NONE;
+	return kms_range_object(kms_tables, range);
+}
+
+/*
+ * "[m1] [m2] {obj}" of object @obj on fp after @sep, nothing for
+ * KMS_NONE.
+ */
+static void print_annotation(uint32_t obj, char sep)
+{
+	uint32_t list, k, n;
+	const char *name;
+
+	if (obj == KMS_NONE)
+		return;
+	list = kms_object_modlist(kms_tables, obj);
+	n = list == KMS_NONE ? 0 : kms_modlist_count(kms_tables, list);
+	for (k = 0; k < n; k++, sep = ' ')
+		fprintf(fp, "%c[%s]", sep, kms_modlist_name(kms_tables, list, k));
+	name = kms_object_name(kms_tables, obj);
+	if (name)
+		fprintf(fp, "%c{%s}", sep, name);
+}
+
+/* The size of @sp: up to the next symbol at another address. */
+static ulong symbol_size(struct syment *sp)
+{
+	struct syment *next = next_symbol(NULL, sp);
+
+	while (next && next->value == sp->value)
+		next = next_symbol(NULL, next);
+	return next ? next->value - sp->value : 0;
+}
+
+static void lookup_one(char *arg)
+{
+	struct syment *sp;
+	ulong addr, offset = 0;
+
+	if (symbol_exists(arg)) {
+		sp = symbol_search(arg);
+		addr = sp->value;
+	} else if (hexadecimal(arg, 0)) {
+		addr = htol(arg, RETURN_ON_ERROR, NULL);
+		sp = value_search(addr, &offset);
+	} else {
+		error(INFO, "%s: neither an address nor a symbol\n", arg);
+		return;
+	}
+	if (!sp) {
+		fprintf(fp, "%016lx: not in a symbol\n", addr);
+		return;
+	}
+	fprintf(fp, "%016lx %s+0x%lx/0x%lx", addr, sp->name, offset,
+		symbol_size(sp));
+	print_annotation(symbol_object(sp), ' ');
+	fputc('\n', fp);
+}
+
+static void sym_all(char *name)
+{
+	struct syment *sp;
+
+	if (!symbol_exists(name)) {
+		error(INFO, "no symbol %s\n", name);
+		return;
+	}
+	for (sp = symbol_search(name); sp; sp = symbol_search_next(name, sp)) {
+		fprintf(fp, "%016lx %c %s", sp->value, sp->type, sp->name);
+		print_annotation(symbol_object(sp), '\t');
+		fputc('\n', fp);
+	}
+}
+
+static void cmd_kms(void)
+{
+	int i;
+
+	if (argcnt < 3 || (strcmp(args[1], "lookup") &&
+			   (strcmp(args[1], "sym") || argcnt != 3)))
+		cmd_usage(pc->curcmd, SYNOPSIS);
+	if (!load_tables())
+		return;
+	for (i = 2; i < argcnt; i++) {
+		if (!strcmp(args[1], "sym"))
+			sym_all(args[i]);
+		else
+			lookup_one(args[i]);
+	}
+}
+
+static char *help_kms[] = {
+	"kms",
+	"built-in module and object file of kernel addresses (kallmodsyms)",
+	"lookup ADDR|SYMBOL... | sym NAME",
+	"  From the kallmodsyms note in the dumped kernel's memory:",
+	"    lookup  each address or symbol as sym+off/size [mod] {obj}",
+	"    sym     every symbol called NAME, as /proc/kallmodsyms lists it",
+	NULL
+};
+
+static struct command_table_entry command_table[] = {
+	{ "kms", cmd_kms, help_kms, 0 },
+	{ NULL, NULL, NULL, 0 },
+};
+
+static void __attribute__((constructor)) kallmodsyms_init(void)
+{
+	register_extension(command_table);
+}
+
+static void __attribute__((destructor)) kallmodsyms_fini(void)
+{
+	kms_tables_destroy(kms_tables);
+	kms_tables = NULL;
+}

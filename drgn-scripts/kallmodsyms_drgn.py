@@ -10,13 +10,16 @@ As a script:
     drgn -c VMCORE -s VMLINUX kallmodsyms_drgn.py bt [PID | --cpu N]
 
 (before the command, "--vmcore VMCORE --vmlinux VMLINUX" when drgn has no
-DWARF to load, and for bt --cpu).
+DWARF to load; --vmcore for bt of a task running on a CPU and bt --cpu).
 
 In a drgn session (sys.path gaining this directory):
 
     >>> from kallmodsyms_drgn import modsym
-    >>> for frame in prog.crashed_thread().stack_trace():
+    >>> for frame in prog.thread(2).stack_trace():
     ...     print(frame, modsym(prog, frame))
+
+(for a task running on a CPU, prog.crashed_thread() among them, the
+frames of thread_trace(prog, thread, Vmcore(path)): see thread_trace).
 
 The tables are decoded from the note in the kernel's own .notes, in the
 dump, and the symbols come from the kernel's kallsyms in the dump, found
@@ -33,6 +36,7 @@ import os
 import sys
 
 import drgn
+from drgn.helpers.linux.sched import task_cpu
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
     os.path.realpath(__file__))), "python"))
@@ -188,16 +192,52 @@ def _thread(prog, pid):
                        "--cpu N" % e)
 
 
-def cpu_trace(prog, vmcore, cpu):
-    """drgn's StackTrace of what CPU @cpu of @vmcore ran, from the
-    registers the dump saved.  drgn 0.0.22 takes a task's registers from
-    the dump only when the note's pid is the task's, as kdump writes it;
-    QEMU writes the CPU's number there."""
-    regs = vmcore.registers(cpu)
+def cpu_trace(prog, vmcore, cpu, pid=None):
+    """drgn's StackTrace of what CPU @cpu of @vmcore ran (task @pid, if
+    known), from the registers the dump saved."""
+    regs = vmcore.registers(cpu) if pid is None else \
+        vmcore.task_registers(pid, cpu)
     fields = {f.name for f in prog.type("struct pt_regs").members}
     return prog.stack_trace(drgn.Object(
         prog, "struct pt_regs",
         value={k: v for k, v in regs.items() if k in fields}))
+
+
+def _check_own_stack(prog, thread, trace):
+    """KmsError unless @trace starts on @thread's own kernel stack: drgn
+    0.0.22 gives a task whose pid is the number QEMU wrote in a CPU's
+    PRSTATUS note (the CPU's plus one) that CPU's registers."""
+    try:
+        size = prog.type("union thread_union").size
+    except LookupError:
+        size = 16384
+    base = thread.object.stack.value_()
+    try:
+        ok = trace and trace[0].pc and base <= trace[0].sp < base + size
+    except ValueError:  # "program counter is not known"
+        ok = False
+    if not ok:
+        raise KmsError("the registers drgn has for pid %d are not on its "
+                       "stack (a QEMU dump numbers CPUs where kdump writes "
+                       "pids): bt --cpu N --vmcore VMCORE" % thread.tid)
+
+
+def thread_trace(prog, thread, vmcore=None):
+    """drgn's StackTrace of @thread.  A task running on a CPU is unwound
+    from that CPU's registers in @vmcore (a Vmcore): drgn 0.0.22 matches a
+    dump's registers to tasks by pid, which QEMU's dumps do not hold, and
+    otherwise unwinds a running task from where it last switched out."""
+    task = thread.object
+    if task.on_cpu.value_():
+        cpu = task_cpu(task)
+        if vmcore is None:
+            raise KmsError("pid %d is running on CPU %d: --vmcore VMCORE "
+                           "before the command, for that CPU's registers"
+                           % (thread.tid, cpu))
+        return cpu_trace(prog, vmcore, cpu, thread.tid)
+    trace = thread.stack_trace()
+    _check_own_stack(prog, thread, trace)
+    return trace
 
 
 USAGE = ("usage: kallmodsyms_drgn.py [--vmcore VMCORE] [--vmlinux VMLINUX] "
@@ -233,7 +273,8 @@ def _bt(prog, args, vmcore):
             raise KmsError("bt --cpu needs --vmcore VMCORE")
         trace = cpu_trace(prog, vmcore, int(args[1]))
     elif len(args) <= 1:
-        trace = _thread(prog, int(args[0]) if args else None).stack_trace()
+        thread = _thread(prog, int(args[0]) if args else None)
+        trace = thread_trace(prog, thread, vmcore)
     else:
         sys.exit(USAGE)
     for line in annotated_trace(prog, trace):

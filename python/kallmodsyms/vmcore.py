@@ -20,6 +20,7 @@ EM_AARCH64 = 183
 # struct elf_prstatus: pr_reg's offset, and where pc and sp are in it
 # (x86-64: struct user_regs_struct; arm64: struct user_pt_regs).
 PRSTATUS_REGS = {EM_X86_64: (112, 16, 19), EM_AARCH64: (112, 32, 31)}
+PRSTATUS_PID = 32
 X86_64_REGS = ("r15", "r14", "r13", "r12", "bp", "bx", "r11", "r10", "r9",
                "r8", "ax", "cx", "dx", "si", "di", "orig_ax", "ip", "cs",
                "flags", "sp", "ss")
@@ -59,9 +60,11 @@ class Vmcore:
                         notes += f.read(filesz)
         except OSError as e:
             raise KmsError("%s: %s" % (path, e.strerror)) from None
-        self.info, self.prstatus = None, []
+        self.info, self.prstatus, self.qemu = None, [], False
         for name, ntype, desc in iter_notes(notes, "<"):
-            if name == b"VMCOREINFO":
+            if name == b"QEMU":
+                self.qemu = True
+            elif name == b"VMCOREINFO":
                 self.info = dict(line.split("=", 1) for line in
                                  desc.decode("latin-1").splitlines()
                                  if "=" in line)
@@ -84,7 +87,8 @@ class Vmcore:
                                                theirs))
 
     def registers(self, cpu):
-        """CPU @cpu's registers by name (x86-64), as the dump saved them."""
+        """CPU @cpu's registers by name (x86-64), as the dump saved them:
+        the PRSTATUS notes are the CPUs in order."""
         if self.machine != EM_X86_64:
             raise KmsError("%s: registers of machine %u are not known here"
                            % (self.path, self.machine))
@@ -95,3 +99,14 @@ class Vmcore:
         values = struct.unpack_from("<%uQ" % len(X86_64_REGS),
                                     self.prstatus[cpu], off)
         return dict(zip(X86_64_REGS, values))
+
+    def task_registers(self, pid, cpu):
+        """The registers of task @pid, running on CPU @cpu: kdump writes
+        the running task's pid in its CPU's note (pr_pid, after
+        pr_info, pr_cursig and two signal masks); QEMU writes the CPU's
+        number plus one there, and a note of its own beside each."""
+        if not self.qemu:
+            for i, desc in enumerate(self.prstatus):
+                if struct.unpack_from("<i", desc, PRSTATUS_PID)[0] == pid:
+                    return self.registers(i)
+        return self.registers(cpu)

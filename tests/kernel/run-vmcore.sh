@@ -232,9 +232,21 @@ if command -v drgn > /dev/null; then
 EOF
 	head -n 1 drgn-bt | grep -q '^#0  kms_sample_show+0x0/' ||
 		fail "drgn bt --cpu 0: not at the breakpoint: $(head -n 1 drgn-bt)"
+	# By pid: the running shell from CPU 0's registers, which only the
+	# dump's notes can give (drgn 0.0.22 matches them to tasks by pid,
+	# QEMU numbers them by CPU); a sleeping task from where it switched
+	# out, pid 1 refused the CPU registers drgn would give it.
+	pid=$(cat live/pid)
+	drgn_kms vmlinux.noorc stopped.core --vmcore stopped.core bt "$pid" > drgn-bt-pid 2>&1 ||
+		fail "drgn bt PID: $(cat drgn-bt-pid)"
+	assert_same drgn-bt drgn-bt-pid "drgn bt of the running pid vs bt --cpu 0"
+	testrun_error 1 "kallmodsyms_drgn.py: pid $pid is running on CPU 0: --vmcore VMCORE before the command, for that CPU's registers" \
+		drgn_kms vmlinux.noorc stopped.core bt "$pid"
+	testrun_error 1 "kallmodsyms_drgn.py: the registers drgn has for pid 1 are not on its stack (a QEMU dump numbers CPUs where kdump writes pids): bt --cpu N --vmcore VMCORE" \
+		drgn_kms vmlinux.noorc stopped.core bt 1
 
 	# The panic: the thread that panicked, through the WARN's exception.
-	drgn_kms vmlinux.noorc panic/panic.paging bt > drgn-panic-bt 2>&1 ||
+	drgn_kms vmlinux.noorc panic/panic.paging --vmcore panic/panic.paging bt > drgn-panic-bt 2>&1 ||
 		fail "drgn bt: $(cat drgn-panic-bt)"
 	grep -E '^#[0-9]+ +(panic|__warn|kms_sample)' drgn-panic-bt |
 		sed -E 's/^#[0-9 ]+ //; s/\+0x[0-9a-f]+\/0x[0-9a-f]+/+OFF\/SIZE/' > drgn-panic-bt.lines

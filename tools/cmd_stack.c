@@ -43,6 +43,30 @@ static struct kms_error *symbol_address(struct inspector *in,
 	return NULL;
 }
 
+/*
+ * [@start, @end) at run time from the symbols that bound it; an error if
+ * either is missing, unless @optional (then both 0).
+ */
+static struct kms_error *runtime_range(struct stack_scan *s,
+				       const char *start, const char *end,
+				       bool optional, uint64_t *ret_start,
+				       uint64_t *ret_end)
+{
+	struct kms_error *err;
+
+	*ret_start = *ret_end = 0;
+	if (optional && (!has_symbol(s->in, start) || !has_symbol(s->in, end)))
+		return NULL;
+	err = symbol_address(s->in, start, ret_start);
+	if (!err)
+		err = symbol_address(s->in, end, ret_end);
+	if (err)
+		return err;
+	*ret_start += s->kaslr;
+	*ret_end += s->kaslr;
+	return NULL;
+}
+
 /* The kernel's text at run time, and its stacks' size. */
 static struct kms_error *stack_setup(struct stack_scan *s)
 {
@@ -52,23 +76,13 @@ static struct kms_error *stack_setup(struct stack_scan *s)
 	if (!err)
 		err = inspector_kaslr(s->in, &s->kaslr);
 	if (!err)
-		err = symbol_address(s->in, "_stext", &s->text_start);
+		err = runtime_range(s, "_stext", "_etext", false,
+				    &s->text_start, &s->text_end);
 	if (!err)
-		err = symbol_address(s->in, "_etext", &s->text_end);
+		err = runtime_range(s, "_sinittext", "_einittext", true,
+				    &s->init_start, &s->init_end);
 	if (err)
 		return err;
-	s->text_start += s->kaslr;
-	s->text_end += s->kaslr;
-	if (has_symbol(s->in, "_sinittext") &&
-	    has_symbol(s->in, "_einittext")) {
-		err = symbol_address(s->in, "_sinittext", &s->init_start);
-		if (!err)
-			err = symbol_address(s->in, "_einittext", &s->init_end);
-		if (err)
-			return err;
-		s->init_start += s->kaslr;
-		s->init_end += s->kaslr;
-	}
 	s->thread_size = THREAD_SIZE << has_symbol(s->in, "kasan_report");
 	return NULL;
 }

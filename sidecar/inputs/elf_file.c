@@ -187,6 +187,33 @@ void kms_elf_close(struct kms_elf *elf)
 	free(elf);
 }
 
+bool kms_elf_build_id(struct kms_elf *elf, const unsigned char **ret,
+		      size_t *ret_size)
+{
+	size_t pos, next, name_off, desc_off;
+	Elf_Scn *scn = NULL;
+	GElf_Nhdr nh;
+
+	while ((scn = elf_nextscn(elf->elf, scn))) {
+		GElf_Shdr shdr;
+		Elf_Data *data;
+
+		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_NOTE ||
+		    !(data = elf_getdata(scn, NULL)))
+			continue;
+		for (pos = 0; (next = gelf_getnote(data, pos, &nh, &name_off,
+						   &desc_off)); pos = next) {
+			if (nh.n_type != NT_GNU_BUILD_ID || nh.n_namesz != 4 ||
+			    memcmp((char *)data->d_buf + name_off, "GNU", 4))
+				continue;
+			*ret = (const unsigned char *)data->d_buf + desc_off;
+			*ret_size = nh.n_descsz;
+			return true;
+		}
+	}
+	return false;
+}
+
 const char *kms_elf_section_name(struct kms_elf *elf, Elf_Scn *scn)
 {
 	GElf_Shdr shdr;

@@ -474,37 +474,21 @@ const struct kms_vmcore_cpu *kms_vmcore_cpus(const struct kms_vmcore *vc)
 
 /* The build id */
 
-/* @vmlinux's GNU build-id note as hex, padded to BUILD_ID_SIZE bytes. */
+/*
+ * @vmlinux's build id as VMCOREINFO prints it: hex, padded with zeros to
+ * BUILD_ID_SIZE bytes (the kernel's "BUILD-ID=%20phN").
+ */
 static bool vmlinux_build_id(struct kms_elf *vmlinux, char *hex,
 			     size_t hex_size)
 {
-	size_t pos, next, name_off, desc_off, i;
-	Elf_Scn *scn = NULL;
-	GElf_Nhdr nh;
+	const unsigned char *id;
+	size_t size, i;
 
-	while ((scn = elf_nextscn(vmlinux->elf, scn))) {
-		GElf_Shdr shdr;
-		Elf_Data *data;
-
-		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_NOTE ||
-		    !(data = elf_getdata(scn, NULL)))
-			continue;
-		for (pos = 0; (next = gelf_getnote(data, pos, &nh, &name_off,
-						   &desc_off)); pos = next) {
-			const unsigned char *id =
-				(const unsigned char *)data->d_buf + desc_off;
-
-			if (!is_note(&nh, (const char *)data->d_buf + name_off,
-				     "GNU", NT_GNU_BUILD_ID) ||
-			    2 * nh.n_descsz >= hex_size)
-				continue;
-			for (i = 0; i < nh.n_descsz || i < BUILD_ID_SIZE; i++)
-				sprintf(hex + 2 * i, "%02x",
-					i < nh.n_descsz ? id[i] : 0);
-			return true;
-		}
-	}
-	return false;
+	if (!kms_elf_build_id(vmlinux, &id, &size) || 2 * size >= hex_size)
+		return false;
+	for (i = 0; i < size || i < BUILD_ID_SIZE; i++)
+		sprintf(hex + 2 * i, "%02x", i < size ? id[i] : 0);
+	return true;
 }
 
 struct kms_error *kms_vmcore_check_vmlinux(const struct kms_vmcore *vc,

@@ -294,12 +294,14 @@ start_gdbstub_moved() {
 }
 
 # wait_for_line FILE LINE SECONDS: until FILE has that line; fails after
-# SECONDS, or when QEMU is gone.
-wait_for_line() {
-	local file=$1 line=$2 left=$(($3 * 10))
-	while ! grep -qxF -- "$line" "$file" 2> /dev/null; do
+# SECONDS, or when QEMU is gone.  wait_for_text: a line holding TEXT.
+wait_for_line() { wait_for_grep -x "$@"; }
+wait_for_text() { wait_for_grep '' "$@"; }
+wait_for_grep() {
+	local how=$1 file=$2 line=$3 left=$(($4 * 10))
+	while ! grep -qF ${how:+"$how"} -- "$line" "$file" 2> /dev/null; do
 		if [ "$left" -le 0 ] || ! kill -0 "$qemu_pid" 2> /dev/null; then
-			echo "no line \"$line\" in $file" >&2
+			echo "no line${how:- holding} \"$line\" in $file" >&2
 			return 1
 		fi
 		sleep 0.1
@@ -336,7 +338,7 @@ vmcore_param=qemu_fw_cfg.ioport=0x10@0x510:0:1:4
 # mappings too) or "flat" (kdump-compressed, makedumpfile's flattened
 # format); then stop QEMU.  OUTDIR/console.log holds the panic.
 panic_dumps() {
-	local out=$1 initrd=$2 kind left format
+	local out=$1 initrd=$2 kind format
 	shift 2
 	mkdir -p "$out"
 	: > "$out/data"
@@ -346,12 +348,7 @@ panic_dumps() {
 		"$vmcore_param" &
 	qemu_pid=$!
 	at_exit "kill $qemu_pid 2> /dev/null"
-	for ((left = 1200; left > 0; left--)); do
-		grep -qF -- '---[ end Kernel panic' "$out/console.log" && break
-		kill -0 "$qemu_pid" 2> /dev/null || break
-		sleep 0.1
-	done
-	if ! grep -qF -- '---[ end Kernel panic' "$out/console.log"; then
+	if ! wait_for_text "$out/console.log" '---[ end Kernel panic' 120; then
 		echo "the kernel did not panic; console:" >&2
 		tail -n 30 "$out/console.log" >&2
 		return 1

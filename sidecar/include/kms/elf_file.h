@@ -62,6 +62,13 @@ Elf_Scn *kms_elf_section(struct kms_elf *elf, const char *name);
 
 const char *kms_elf_section_name(struct kms_elf *elf, Elf_Scn *scn);
 
+/*
+ * The descriptor of @elf's GNU build-id note (NT_GNU_BUILD_ID), in any
+ * note section: *@ret_size bytes that @elf owns.  False if it has none.
+ */
+bool kms_elf_build_id(struct kms_elf *elf, const unsigned char **ret,
+		      size_t *ret_size);
+
 /* The value of the first defined symbol called @name. */
 struct kms_error *kms_elf_symbol(struct kms_elf *elf, const char *name,
 				 uint64_t *ret_value);

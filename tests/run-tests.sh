@@ -11,6 +11,11 @@
 #                    with its time; nothing else
 #   --list           print what would run, one line per run, and stop
 #
+# Each run has KMS_TEST_TIMEOUT seconds (default 900; the longest, a
+# kernel test on a loaded fresh machine, takes under 200): then the run,
+# with every process it started (QEMU, gdb, crash...), is killed and
+# fails, so that one hung tool costs one failure, not the whole run.
+#
 # Each test declares where it runs in one line near its top:
 #
 #   # kms-test: modes=plain,asan,valgrind
@@ -51,6 +56,7 @@ modes=${KMS_MODES:-plain asan valgrind}
 kernels="${KMS_KERNELS:-$default_kernels} ${KMS_EXTRA_KERNELS:-}"
 jobs=${KMS_JOBS:-$(nproc)}
 logdir=${KMS_TEST_LOGS:-$top/build/test-logs}
+limit=${KMS_TEST_TIMEOUT:-900}
 
 die() { echo "run-tests.sh: $*" >&2; exit 2; }
 
@@ -132,6 +138,33 @@ plan() {
 	done
 }
 
+# limited LOG COMMAND...: COMMAND in a session of its own, its output in
+# LOG, its status returned.  After $limit s, what is still running is
+# added to LOG and the whole session killed (TERM, then KILL: crash
+# ignores TERM); the status is then 124.
+limited() {
+	local log=$1 pid ticks=$((limit * 5))
+	shift
+	setsid "$@" > "$log" 2>&1 < <(:) &
+	pid=$!
+	while kill -0 "$pid" 2> /dev/null; do
+		if [ "$ticks" -le 0 ]; then
+			{
+				echo "run-tests.sh: over $limit s; still running:"
+				ps -o pid=,etimes=,args= -s "$pid"
+			} >> "$log"
+			kill -TERM -- "-$pid"
+			sleep 20
+			kill -KILL -- "-$pid" 2> /dev/null
+			wait "$pid"
+			return 124
+		fi
+		sleep 0.2
+		ticks=$((ticks - 1))
+	done
+	wait "$pid"
+}
+
 # run_one TEST MODE VERSION TOOLCHAIN: run it, its log and result into
 # $logdir; print the result line.
 run_one() {
@@ -157,12 +190,16 @@ run_one() {
 		[ "$toolchain" = gcc ] || env+=(KMS_TOOLCHAIN="$toolchain")
 	fi
 	start=$(date +%s)
-	env KMS_BUILD="$build" KMS_WRAP="$wrap" KMS_MODE="$mode" \
-		${env[@]+"${env[@]}"} bash "tests/$t" > "$log" 2>&1 < <(:)
+	limited "$log" env KMS_BUILD="$build" KMS_WRAP="$wrap" \
+		KMS_MODE="$mode" ${env[@]+"${env[@]}"} bash "tests/$t"
 	status=$?
 	case $status in
 	0) echo "PASS: $t [$label] ($(( $(date +%s) - start ))s)" ;;
 	77) echo "SKIP: $t [$label]: $(tail -n 1 "$log")" ;;
+	124)
+		echo "FAIL: $t [$label] (killed: over KMS_TEST_TIMEOUT, $limit s), log $log:"
+		sed 's/^/    /' "$log" | tail -n 40
+		;;
 	*)
 		echo "FAIL: $t [$label] (exit $status), log $log:"
 		sed 's/^/    /' "$log" | tail -n 40

@@ -63,7 +63,8 @@ note_in_image() {
 # QEMU for $kbuild's architecture (TCG), its console in OUTDIR/console.log,
 # the data channel in OUTDIR/data, the control channel (when OUTDIR/ctl.in
 # and ctl.out exist) from the FIFO OUTDIR/ctl.in; 300 s at most.  The
-# guest has $qemu_mem of RAM (default 512M).
+# guest has $qemu_mem of RAM (default 512M).  qemu_start runs it in the
+# background.
 qemu_run() {
 	local out=$1 opts=() kernel initrd
 	shift
@@ -92,11 +93,23 @@ qemu_run() {
 		[ -p "$out/ctl.in" ] && channels+=(-serial "pipe:$out/ctl")
 		;;
 	esac
-	timeout 300 "$qemu" "${machine[@]}" -m "${qemu_mem:-512M}" -smp 2 \
+	${qemu_exec:-} timeout -k 10 300 "$qemu" "${machine[@]}" -m "${qemu_mem:-512M}" -smp 2 \
 		-display none -monitor none -no-reboot \
 		-serial "file:$out/console.log" "${channels[@]}" \
 		${opts[@]+"${opts[@]}"} -kernel "$kernel" -initrd "$initrd" \
 		-append "console=$console panic=-1 $*"
+}
+
+# qemu_start STDERR QEMU_RUN_ARGS...: qemu_run in the background, its
+# stderr into STDERR.  qemu_pid is QEMU's timeout itself (the subshell
+# execs it), so that "kill $qemu_pid" stops QEMU, not only a shell that
+# was waiting for it; the test's exit stops QEMU whatever happened.
+qemu_start() {
+	local err=$1
+	shift
+	(qemu_exec="exec" qemu_run "$@") 2> "$err" &
+	qemu_pid=$!
+	at_exit "kill $qemu_pid 2> /dev/null"
 }
 
 # make_initramfs OUT GUEST_SCRIPT [PROGRAM...]: PROGRAMs go to /bin.
@@ -259,11 +272,8 @@ start_gdbstub() {
 	mkdir -p "$outdir"
 	: > "$outdir/data"
 	mkfifo "$outdir/ctl.in" "$outdir/ctl.out"
-	qemu_run "$outdir" -gdb "tcp:127.0.0.1:$port" \
-		${qemu_opts[@]+"${qemu_opts[@]}"} -- "$kernel" "$initrd" "$@" \
-		2> "$outdir/qemu.stderr" &
-	qemu_pid=$!
-	at_exit "kill $qemu_pid 2> /dev/null"
+	qemu_start "$outdir/qemu.stderr" "$outdir" -gdb "tcp:127.0.0.1:$port" \
+		${qemu_opts[@]+"${qemu_opts[@]}"} -- "$kernel" "$initrd" "$@"
 }
 
 # start_gdbstub_moved KERNEL INITRAMFS OUTDIR [QEMU OPTIONS...] -- [KERNEL ARGS...]
@@ -343,11 +353,9 @@ panic_dumps() {
 	mkdir -p "$out"
 	: > "$out/data"
 	: > "$out/console.log"
-	qemu_run "$out" "${vmcore_opts[@]}" -- "$(boot_image)" "$initrd" \
-		nokaslr kms_sample_a.warn=1 panic_on_warn=1 panic=0 \
-		"$vmcore_param" &
-	qemu_pid=$!
-	at_exit "kill $qemu_pid 2> /dev/null"
+	qemu_start "$out/qemu.stderr" "$out" "${vmcore_opts[@]}" -- \
+		"$(boot_image)" "$initrd" nokaslr kms_sample_a.warn=1 \
+		panic_on_warn=1 panic=0 "$vmcore_param"
 	if ! wait_for_text "$out/console.log" '---[ end Kernel panic' 120; then
 		echo "the kernel did not panic; console:" >&2
 		tail -n 30 "$out/console.log" >&2

@@ -38,7 +38,7 @@ start_gdbstub "$(boot_image)" initrd.gz run "$port" -- kaslr
 wait_for_line run/data "@@@ ready" 300
 split_sections run
 gdb_run() {
-	timeout 600 gdb -batch -nx -iex 'set pagination off' \
+	timeout -k 10 600 gdb -batch -nx -iex 'set pagination off' \
 		-iex "source $top/gdb-scripts/kallmodsyms.py" \
 		-iex "source $top/tests/gdb/capture.py" "$kbuild/vmlinux" \
 		-ex "target remote 127.0.0.1:$port" "$@" >> gdb.out 2>&1

@@ -37,7 +37,7 @@ run_gdb() {
 	for c in "$@"; do
 		args+=(-ex "$c")
 	done
-	timeout 240 gdb -batch -nx -iex 'set pagination off' \
+	timeout -k 10 240 gdb -batch -nx -iex 'set pagination off' \
 		-iex 'set confirm off' \
 		-iex "add-auto-load-safe-path $kbuild" \
 		-iex "source $tests_dir/gdb/capture.py" \

@@ -35,7 +35,7 @@ run_gdb() { # NAME GDB-COMMANDS...
 	for c in "$@"; do
 		args+=(-ex "$c")
 	done
-	timeout 240 gdb -batch -nx -iex 'set pagination off' \
+	timeout -k 10 240 gdb -batch -nx -iex 'set pagination off' \
 		-iex 'set confirm off' "$vmlinux" "${args[@]}" \
 		> "$name.stdout" 2> "$name.stderr"
 }
@@ -154,7 +154,7 @@ if command -v crash > /dev/null; then
 		local core=$1
 		shift
 		printf '%s\n' "$@" quit |
-			timeout 120 crash -s --no_kmem_cache --kaslr auto "$vmlinux" "$core" 2> /dev/null
+			timeout -k 10 120 crash -s --no_kmem_cache --kaslr auto "$vmlinux" "$core" 2> /dev/null
 	}
 	crash_run stopped.core 'sym kms_sample_show' |
 		sed -nE 's/^([0-9a-f]{16}) \(t\) kms_sample_show .*/0x\1/p' > crash-shows
@@ -208,7 +208,7 @@ fi
 drgn_kms() { # VMLINUX CORE ARGS...
 	local v=$1 c=$2
 	shift 2
-	drgn -q -c "$c" -s "$v" "$top/drgn-scripts/kallmodsyms_drgn.py" "$@"
+	timeout -k 10 120 drgn -q -c "$c" -s "$v" "$top/drgn-scripts/kallmodsyms_drgn.py" "$@"
 }
 if command -v drgn > /dev/null; then
 	objcopy --strip-debug "$vmlinux" vmlinux.nodebug

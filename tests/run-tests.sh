@@ -153,9 +153,11 @@ limited() {
 				echo "run-tests.sh: over $limit s; still running:"
 				ps -o pid=,etimes=,args= -s "$pid"
 			} >> "$log"
-			kill -TERM -- "-$pid"
+			# The session, not the group: timeout puts what it
+			# runs (QEMU, gdb, crash) in groups of their own.
+			pkill -TERM -s "$pid"
 			sleep 20
-			kill -KILL -- "-$pid" 2> /dev/null
+			pkill -KILL -s "$pid"
 			wait "$pid"
 			return 124
 		fi

@@ -12,6 +12,7 @@
 
 #include <kms/format.h>
 #include <kms/linker_map.h>
+#include <kms/util.h>
 
 #include "state.h"
 
@@ -38,6 +39,25 @@ static bool is_merged(const char *input_section)
 	return !strncmp(input_section, ".rodata.str", 11) ||
 	       !strncmp(input_section, ".rodata.cst", 11) ||
 	       !strcmp(input_section, "__ksymtab_strings");
+}
+
+/*
+ * What the linker makes itself: the GOT and PLT (arm64 up to Linux 6.1,
+ * built with -fPIE relocations, keeps a .got in .text and a 24-byte
+ * .got.plt after it).  GNU ld's map files them under one input object
+ * (init/main.o), whose bytes they are not; nobody's.
+ */
+static bool is_linker_made(const char *input_section)
+{
+	static const char *const names[] = {
+		".got", ".got.plt", ".igot", ".igot.plt", ".plt", ".iplt",
+	};
+	size_t i;
+
+	for (i = 0; i < KMS_ARRAY_SIZE(names); i++)
+		if (!strcmp(input_section, names[i]))
+			return true;
+	return false;
 }
 
 static int is_vmlinux_o(const char *file)
@@ -195,7 +215,7 @@ static struct kms_error *add_map_piece(struct gen *g, struct o_map *om,
 	uint32_t section = text_section_index(g, p->output_section);
 	struct kms_error *err;
 
-	if (section == KMS_NONE ||
+	if (section == KMS_NONE || is_linker_made(p->input_section) ||
 	    (is_merged(p->input_section) && !is_vmlinux_o(p->file)))
 		return NULL;
 	if (gen_is_lto_output(p->file))

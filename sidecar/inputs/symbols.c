@@ -107,7 +107,7 @@ char kms_nm_type(struct kms_elf *elf, const GElf_Sym *sym)
 static bool mksysmap_drops(const char *name, char type)
 {
 	static const char *const prefixes[] = {
-		"$", ".L", "__efistub_", "__pi_$", "__pi_.L", "__kvm_nvhe_$",
+		"$", ".L", "__efistub_", "__kvm_nvhe_$",
 		"__kvm_nvhe_.L", "__kcfi_typeid_", "__kvm_nvhe___kcfi_typeid_",
 		"__pi___kcfi_typeid_", "__crc_", "__kstrtab_", "__kstrtabns_",
 	};
@@ -157,11 +157,20 @@ static bool kallsyms_ignores(const char *name, char type)
 }
 
 /*
- * The symbols of kallsyms' own tables.  Before Linux 6.10 scripts/kallsyms
- * left them out (they appeared only after its first pass); since then an
- * empty first table defines them in every pass, and they are listed.
+ * Symbols whose listing changed between kernel versions, as bits; which
+ * rules an image followed shows in its symbol count (kallsyms_num_syms).
+ *  - LATE_OWN_TABLE: kallsyms' own tables.  Before Linux 6.10
+ *    scripts/kallsyms left them out (they appeared only after its first
+ *    pass); since then an empty first table defines them in every pass,
+ *    and they are listed.
+ *  - LATE_PI_LOCAL: arm64's local symbols in the PI namespace (__pi_$x,
+ *    __pi_.L...), which objcopy --prefix-symbols makes of mapping symbols
+ *    and local labels: listed until Linux 6.5 ("scripts/mksysmap: Ignore
+ *    __pi_ local arm64 symbols"; kallsyms reads mksysmap's output).
  */
-static bool kallsyms_own_table(const char *name)
+enum { LATE_OWN_TABLE = 1, LATE_PI_LOCAL = 2 };
+
+static unsigned int late_rule(const char *name)
 {
 	static const char *const tables[] = {
 		"kallsyms_addresses", "kallsyms_offsets",
@@ -171,12 +180,14 @@ static bool kallsyms_own_table(const char *name)
 	};
 	size_t i;
 
+	if (!strncmp(name, "__pi_$", 6) || !strncmp(name, "__pi_.L", 7))
+		return LATE_PI_LOCAL;
 	if (strncmp(name, "kallsyms_", 9))
-		return false;
+		return 0;
 	for (i = 0; i < KMS_ARRAY_SIZE(tables); i++)
 		if (!strcmp(name, tables[i]))
-			return true;
-	return false;
+			return LATE_OWN_TABLE;
+	return 0;
 }
 
 struct sort_entry {
@@ -314,30 +325,40 @@ static struct kms_error *table_at(struct kms_elf *elf, const char *sym,
 				  const unsigned char **ret);
 
 /*
- * Whether the image's kallsyms lists the symbols of its own tables: when
- * its symbol count is ours without them, it does not (Linux before 6.10).
+ * The LATE_* rules by which the image's kallsyms left symbols of
+ * @entries (@n) out: those whose count is the image's, the current
+ * kernel's (tables listed, PI locals not) first and by default.
  */
-static bool kallsyms_lists_own_tables(struct kms_elf *elf, size_t nr_with,
-				      size_t nr_own)
+static unsigned int late_dropped(struct kms_elf *elf,
+				 const struct sort_entry *entries, size_t n)
 {
+	static const unsigned int tries[] = {
+		LATE_PI_LOCAL, LATE_OWN_TABLE, LATE_OWN_TABLE | LATE_PI_LOCAL,
+	};
+	size_t i, k, nr[KMS_ARRAY_SIZE(tries)] = { 0 };
 	const unsigned char *p;
 	struct kms_error *err;
 
-	if (!nr_own)
-		return true;
 	err = table_at(elf, "kallsyms_num_syms", 4, NULL, &p);
 	if (err) {
 		kms_error_destroy(err);
-		return true;
+		return tries[0];
 	}
-	return le32(p) != nr_with - nr_own;
+	for (i = 0; i < n; i++)
+		for (k = 0; k < KMS_ARRAY_SIZE(tries); k++)
+			nr[k] += !(late_rule(entries[i].sym.name) & tries[k]);
+	for (k = 0; k < KMS_ARRAY_SIZE(tries); k++)
+		if (nr[k] == le32(p))
+			return tries[k];
+	return tries[0];
 }
 
 static struct kms_error *symbols_from_symtab(struct kms_elf *elf,
 					     struct kms_symbols *out)
 {
 	struct sort_entry *entries;
-	size_t i, n = 0, nr_own = 0;
+	size_t i, n = 0, kept;
+	unsigned int dropped;
 
 	if (!elf->symtab)
 		return kms_error_file(elf->path, "no symbol table");
@@ -368,17 +389,13 @@ static struct kms_error *symbols_from_symtab(struct kms_elf *elf,
 		entries[n].sym.name = name;
 		entries[n].sym.type = c;
 		entries[n].seq = i;
-		nr_own += kallsyms_own_table(name);
 		n++;
 	}
-	if (!kallsyms_lists_own_tables(elf, n, nr_own)) {
-		size_t kept = 0;
-
-		for (i = 0; i < n; i++)
-			if (!kallsyms_own_table(entries[i].sym.name))
-				entries[kept++] = entries[i];
-		n = kept;
-	}
+	dropped = late_dropped(elf, entries, n);
+	for (i = kept = 0; i < n; i++)
+		if (!(late_rule(entries[i].sym.name) & dropped))
+			entries[kept++] = entries[i];
+	n = kept;
 	make_percpus_absolute(entries, n);
 
 	out->syms = malloc((n ? n : 1) * sizeof(*out->syms));

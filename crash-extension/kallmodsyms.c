@@ -207,7 +207,8 @@ static char *help_kms[] = {
 };
 
 static struct command_table_entry command_table[] = {
-	{ "kms", cmd_kms, help_kms, 0 },
+	/* MINIMAL: crash --minimal, the mode crash 8.0.2 reads 6.12 in. */
+	{ "kms", cmd_kms, help_kms, MINIMAL },
 	{ NULL, NULL, NULL, 0 },
 };
 

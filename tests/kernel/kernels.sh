@@ -94,11 +94,17 @@ need_kernel() {
 		fail "kernel build ($config)"
 		exit 1
 	}
-	# The config's "#make VAR=VALUE" lines (LLVM=-16), for tests that
-	# run make in the tree themselves.
+	# For tests that run make in the tree themselves: the architecture
+	# (as build.sh's "#arch") and the config's "#make VAR=VALUE" lines
+	# (LLVM=-16).
 	# shellcheck disable=SC2034 # for the tests that run make
-	mapfile -t kmake_vars < <(sed -n 's/^#make[[:space:]]\+//p' \
-		"$kbuild/../fragment.config")
+	mapfile -t kmake_vars < <(
+		if grep -qx 'CONFIG_ARM64=y' "$kbuild/.config"; then
+			printf '%s\n' ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-
+		else
+			echo ARCH=x86_64
+		fi
+		sed -n 's/^#make[[:space:]]\+//p' "$kbuild/../fragment.config")
 	# The section classes kbuild (patch 0001) asks the generator for:
 	# every class with CONFIG_KALLSYMS_ALL, text alone without.
 	# ${kclasses[@]} goes on every generation the linked note is held to.

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# kms-test: modes=plain kernels=6.12,6.1 toolchains=gcc configs=small
+# kms-test: modes=plain kernels=6.12,6.1 toolchains=gcc,arm64 configs=small
 #
 # The build contract Kconfig checks (patch 0001): CONFIG_KALLMODSYMS is
 # offered only when KALLMODSYMS_GEN runs and writes the format version
@@ -46,7 +46,7 @@ configure() {
 		sed -i "/^\(# \)\?CONFIG_${s%%=*}[= ]/d" "$o/.config"
 		echo "CONFIG_$s" >> "$o/.config"
 	done
-	make -s -C "$src" O="$o" ARCH=x86_64 KALLMODSYMS_GEN="$tool" \
+	make -s -C "$src" O="$o" KALLMODSYMS_GEN="$tool" \
 		${kmake_vars[@]+"${kmake_vars[@]}"} olddefconfig > "$tmp/conf.log" 2>&1 ||
 		{ fail "olddefconfig with $tool"; cat "$tmp/conf.log" >&2; return; }
 	grep -E '^(# )?CONFIG_(KALLMODSYMS|SAMPLE_KALLMODSYMS)' "$o/.config"

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# kms-test: modes=plain kernels=6.12,6.1 toolchains=gcc,llvm,thinlto configs=small
+# kms-test: modes=plain kernels=6.12,6.1 toolchains=gcc,llvm,thinlto,arm64 configs=small
 #
 # A build whose linked tables do not describe the final vmlinux must fail.
 # In a copy of the small kernel's build tree, relink vmlinux with a
@@ -25,7 +25,7 @@ grep -v ext4 "$copy/modules.builtin" > "$tmp/stale.builtin"
 # build.sh compiles, that is cheap.
 tool=$tmp/tool
 relink() { # LOG
-	kms_make -C "$src" O="$copy" ARCH=x86_64 KALLMODSYMS_GEN="$tool" \
+	kms_make -C "$src" O="$copy" KALLMODSYMS_GEN="$tool" \
 		${kmake_vars[@]+"${kmake_vars[@]}"} vmlinux > "$1" 2>&1
 }
 

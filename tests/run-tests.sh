@@ -146,7 +146,7 @@ plan() {
 limited() {
 	local log=$1 pid ticks=$((limit * 5))
 	shift
-	setsid "$@" > "$log" 2>&1 < <(:) &
+	setsid -w "$@" > "$log" 2>&1 < <(:) &
 	pid=$!
 	while kill -0 "$pid" 2> /dev/null; do
 		if [ "$ticks" -le 0 ]; then

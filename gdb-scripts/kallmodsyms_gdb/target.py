@@ -178,19 +178,18 @@ class Kernel:
         """
         if self.use_file or not self.live:
             return self.file_tables(), None
-        try:
-            image.notes_range(self, self.elf.path)
-        except KmsError as e:
-            raise KmsError("%s; --file reads the note in the file" % e) \
-                from None
         # .notes is read-only in a running kernel: one read per image
         # (file, build and KASLR shift) in this inferior, not per command.
         st = os.stat(self.elf.path)
         key = ("memory", gdb.selected_inferior().num, self.elf.path,
                st.st_mtime_ns, self.offset)
         if key not in _tables_cache:
-            _tables_cache[key] = image.memory_tables(
-                self, self.byteorder, self.elf.path, self.file_tables)
+            try:
+                _tables_cache[key] = image.memory_tables(
+                    self, self.byteorder, self.elf.path, self.file_tables)
+            except image.NoNotesError as e:
+                raise KmsError("%s; --file reads the note in the file" % e) \
+                    from None
         return _tables_cache[key], None
 
     def modules_loaded(self):

@@ -34,12 +34,16 @@ def file_tables(elf):
         raise KmsError("%s: %s" % (elf.path, e)) from None
 
 
+class NoNotesError(KmsError):
+    """vmlinux's symbols do not say where the kernel's .notes lie."""
+
+
 def notes_range(reader, path):
     """[start, stop) of the kernel's .notes, by vmlinux's own symbols."""
     start = reader.symbol(NOTES_START_SYMBOL)
     stop = reader.symbol(NOTES_STOP_SYMBOL)
     if start is None or stop is None or stop < start:
-        raise KmsError("%s has no %s and %s to find the kernel's notes"
+        raise NoNotesError("%s has no %s and %s to find the kernel's notes"
                        % (path, NOTES_START_SYMBOL, NOTES_STOP_SYMBOL))
     return start, stop
 

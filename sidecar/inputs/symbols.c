@@ -325,30 +325,30 @@ static struct kms_error *table_at(struct kms_elf *elf, const char *sym,
 				  const unsigned char **ret);
 
 /*
- * The LATE_* rules by which the image's kallsyms left symbols of
- * @entries (@n) out: those whose count is the image's, the current
- * kernel's (tables listed, PI locals not) first and by default.
+ * The LATE_* rules by which the image's kallsyms left symbols out of the
+ * @n we kept, @nr[rule] of them each rule's: those whose count is the
+ * image's, the current kernel's (tables listed, PI locals not) first and
+ * by default.
  */
-static unsigned int late_dropped(struct kms_elf *elf,
-				 const struct sort_entry *entries, size_t n)
+static unsigned int late_dropped(struct kms_elf *elf, size_t n,
+				 const size_t nr[])
 {
 	static const unsigned int tries[] = {
 		LATE_PI_LOCAL, LATE_OWN_TABLE, LATE_OWN_TABLE | LATE_PI_LOCAL,
 	};
-	size_t i, k, nr[KMS_ARRAY_SIZE(tries)] = { 0 };
 	const unsigned char *p;
 	struct kms_error *err;
+	size_t k;
 
 	err = table_at(elf, "kallsyms_num_syms", 4, NULL, &p);
 	if (err) {
 		kms_error_destroy(err);
 		return tries[0];
 	}
-	for (i = 0; i < n; i++)
-		for (k = 0; k < KMS_ARRAY_SIZE(tries); k++)
-			nr[k] += !(late_rule(entries[i].sym.name) & tries[k]);
 	for (k = 0; k < KMS_ARRAY_SIZE(tries); k++)
-		if (nr[k] == le32(p))
+		if (n - (tries[k] & LATE_OWN_TABLE ? nr[LATE_OWN_TABLE] : 0) -
+		    (tries[k] & LATE_PI_LOCAL ? nr[LATE_PI_LOCAL] : 0) ==
+		    le32(p))
 			return tries[k];
 	return tries[0];
 }
@@ -357,7 +357,7 @@ static struct kms_error *symbols_from_symtab(struct kms_elf *elf,
 					     struct kms_symbols *out)
 {
 	struct sort_entry *entries;
-	size_t i, n = 0, kept;
+	size_t i, n = 0, kept, nr_late[LATE_PI_LOCAL + 1] = { 0 };
 	unsigned int dropped;
 
 	if (!elf->symtab)
@@ -389,9 +389,10 @@ static struct kms_error *symbols_from_symtab(struct kms_elf *elf,
 		entries[n].sym.name = name;
 		entries[n].sym.type = c;
 		entries[n].seq = i;
+		nr_late[late_rule(name)]++;
 		n++;
 	}
-	dropped = late_dropped(elf, entries, n);
+	dropped = late_dropped(elf, n, nr_late);
 	for (i = kept = 0; i < n; i++)
 		if (!(late_rule(entries[i].sym.name) & dropped))
 			entries[kept++] = entries[i];

@@ -6,9 +6,12 @@
 #  - one full read of /proc/kallmodsyms vs one of /proc/kallsyms (median of
 #    ROUNDS reads, the two taking turns; bench/guest-read.c);
 #  - the boot-time parse of the note (initcall_debug) vs all initcalls;
+#  - 1,000 opens and closes of /proc/kallmodsyms vs of /proc/kallsyms
+#    (median of ROUNDS), and the direct map's 4K pages (DirectMap4k, x86)
+#    after them vs before: an open decodes nothing and maps nothing;
 #  - one kallmodsyms_lookup() vs one kallsyms_lookup(), timed by the
 #    samples' bench parameter over 100,000 addresses spread over the text,
-#    and the kallmodsyms_get() before them: a first reader's decode.
+#    and the kallmodsyms_get() before them (it allocates nothing).
 #
 # usage: bench/runtime.sh [CONFIG...]   (default: small defconfig small-arm64)
 # Environment: ROUNDS (default 51)
@@ -26,6 +29,12 @@ bench_qemu_setup
 cat > "$tmp/guest.sh" <<GUEST
 echo "@@@ read"
 guest-read $rounds /proc/kallmodsyms /proc/kallsyms
+echo "@@@ meminfo-before"
+grep DirectMap4k /proc/meminfo
+echo "@@@ open"
+guest-read -o 1000 $rounds /proc/kallmodsyms /proc/kallsyms
+echo "@@@ meminfo-after"
+grep DirectMap4k /proc/meminfo
 echo 100000 > /sys/module/kms_sample_c/parameters/bench
 echo "@@@ dmesg"
 dmesg
@@ -34,6 +43,18 @@ GUEST
 tsc_khz=$(gawk -F: '/^cpu MHz/ { printf "%d", $2 * 1000; exit }' \
 	/proc/cpuinfo)
 [ -n "$tsc_khz" ] || { note "no cpu MHz in /proc/cpuinfo"; exit 1; }
+
+# file_row LABEL FILE: the row of guest-read's medians in FILE, ms, ours
+# against /proc/kallsyms, with the 1.1 target.
+file_row() {
+	local ours peer
+	ours=$(gawk '$1 == "/proc/kallmodsyms" { print $3 }' "$2")
+	peer=$(gawk '$1 == "/proc/kallsyms" { print $3 }' "$2")
+	[ -n "$ours" ] && [ -n "$peer" ] ||
+		{ note "$1: no times in $2"; cat "$2" >&2; exit 1; }
+	row "$1" "$(gawk -v n="$ours" 'BEGIN { printf "%.2f", n / 1e6 }')" \
+		"$(gawk -v n="$peer" 'BEGIN { printf "%.2f", n / 1e6 }')" ms 1.1
+}
 
 row_header "runtime, QEMU TCG"
 for config in "${configs[@]}"; do
@@ -55,13 +76,16 @@ for config in "${configs[@]}"; do
 		{ note "$config: the boot failed"; exit 1; }
 	out=$tmp/$config
 
-	ours=$(gawk '$1 == "/proc/kallmodsyms" { print $3 }' "$out/read")
-	peer=$(gawk '$1 == "/proc/kallsyms" { print $3 }' "$out/read")
-	[ -n "$ours" ] && [ -n "$peer" ] ||
-		{ note "$config: no read times"; cat "$out/read" >&2; exit 1; }
-	row "$config: read /proc/kallmodsyms vs kallsyms" \
-		"$(gawk -v n="$ours" 'BEGIN { printf "%.2f", n / 1e6 }')" \
-		"$(gawk -v n="$peer" 'BEGIN { printf "%.2f", n / 1e6 }')" ms 1.1
+	file_row "$config: read /proc/kallmodsyms vs kallsyms" "$out/read"
+	file_row "$config: 1000 open+close /proc/kallmodsyms vs kallsyms" \
+		"$out/open"
+	# x86 only: arm64's meminfo has no DirectMap lines.
+	before=$(gawk '{ print $2 }' "$out/meminfo-before")
+	after=$(gawk '{ print $2 }' "$out/meminfo-after")
+	if [ -n "$before" ] && [ -n "$after" ]; then
+		row "$config: DirectMap4k after the opens vs before" \
+			"$after" "$before" kB 1.0
+	fi
 
 	# initcall_debug's own durations tick with jiffies until the
 	# clocksource switch at fs_initcall; the printk times (sched_clock,
@@ -81,8 +105,7 @@ for config in "${configs[@]}"; do
 
 	# "kms_sample_c: 100000 lookups (N annotated): kallmodsyms_lookup()
 	#  A ns, kallsyms_lookup() B ns per call; kallmodsyms_get() C us":
-	# C is the decode a first reader pays (the note checked at boot is
-	# decoded again, not checked).
+	# C is what a reader pays to get the tables boot kept.
 	read -r a b get < <(gawk '/kms_sample_c: [0-9]+ lookups/ {
 		for (i = 1; i < NF; i++) if ($(i + 1) == "ns,") a = $i
 			else if ($(i + 1) == "ns") b = $i
@@ -90,6 +113,6 @@ for config in "${configs[@]}"; do
 		print a, b, c }' "$out/dmesg")
 	[ -n "${get:-}" ] || { note "$config: no lookup timing line"; exit 1; }
 	row "$config: kallmodsyms_lookup() vs kallsyms_lookup()" "$a" "$b" ns
-	row "$config: kallmodsyms_get() decode vs note parse at boot" \
+	row "$config: kallmodsyms_get() vs note parse at boot" \
 		"$get" "$parse" us
 done

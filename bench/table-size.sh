@@ -21,6 +21,12 @@
 #  - 6.12's modules.builtin.ranges, the text file kbuild writes beside
 #    vmlinux (CONFIG_BUILTIN_MODULE_RANGES).
 #
+# What the kernel keeps in RAM after boot is the note and the tables it
+# made from it (FORMAT.md 5), whose bytes the kernel's own parser, built in
+# userspace (kms-kernel-judge -k), reports for a note: for the code-only
+# tables, their note and what the kernel would keep of it, against the
+# earlier layout; for the kernel's own (every class), per range.
+#
 # usage: bench/table-size.sh [CONFIG...]   (default: small defconfig small-arm64)
 
 # shellcheck source=SCRIPTDIR/lib.sh
@@ -29,7 +35,7 @@ cd "$bench_top"
 
 configs=("$@")
 [ ${#configs[@]} -gt 0 ] || configs=(small defconfig small-arm64)
-make -s build/kallmodsyms
+make -s build/kallmodsyms build/kms-kernel-judge
 
 # stat_of LABEL FILE: the number `kallmodsyms stats` prints after LABEL.
 stat_of() {
@@ -46,6 +52,10 @@ for config in "${configs[@]}"; do
 		{ note "$config: kallmodsyms-gen failed"; exit 1; }
 	build/kallmodsyms stats -t "$code.kms" "$kbuild/vmlinux" > "$code"
 	build/kallmodsyms stats "$kbuild/vmlinux" > "$stats"
+	# The kernel's own note, as .notes holds it.
+	objcopy -O binary --only-section=.notes "$kbuild/vmlinux" "$code.notes"
+	code_kept=$(build/kms-kernel-judge -k "$code.kms" | gawk '$2 == "kept" { print $3 }')
+	kept=$(build/kms-kernel-judge -k "$code.notes" | gawk '$2 == "kept" { print $3 }')
 	ranges=$(stat_of ranges "$code")
 	strings=$(stat_of 'string bytes' "$code")
 	code_note=$(stat_of 'note bytes (compressed)' "$code")
@@ -54,9 +64,10 @@ for config in "${configs[@]}"; do
 	note=$(stat_of 'note bytes (compressed)' "$stats")
 	padding=$(stat_of 'of which padding' "$stats")
 	image=$(stat_of 'image bytes (uncompressed)' "$stats")
-	rm -f "$stats" "$code" "$code.kms"
+	rm -f "$stats" "$code" "$code.kms" "$code.notes"
 	[ -n "$ranges" ] && [ -n "$strings" ] && [ -n "$code_note" ] &&
-		[ -n "$note" ] && [ -n "$padding" ] && [ -n "$image" ] ||
+		[ -n "$note" ] && [ -n "$padding" ] && [ -n "$image" ] &&
+		[ -n "$code_kept" ] && [ -n "$kept" ] ||
 		{ note "$config: no stats"; exit 1; }
 	earlier=$((12 * ranges + strings))
 	mbr=$(stat -c %s "$kbuild/modules.builtin.ranges")
@@ -72,10 +83,13 @@ for config in "${configs[@]}"; do
 		"$image" "$code_image" B
 	row "$config: image (all classes) vs earlier layout" \
 		"$image" "$earlier" B
-	# After boot the kernel keeps the note alone; readers decode the
-	# image while they hold it (FORMAT.md 5).
-	row "$config: RAM after boot (the note) vs earlier layout" \
-		"$note" "$earlier" B 1.0
+	# After boot the kernel keeps the note and its tables (FORMAT.md 5).
+	row "$config: kept tables (all classes) vs image" "$kept" "$image" B
+	row "$config: RAM after boot, code-only: note + kept vs earlier" \
+		"$((code_note + code_kept))" "$earlier" B 1.0
+	row "$config: RAM after boot, all classes: per range vs earlier" \
+		"$(gawk -v a="$((note + kept))" -v r="$all_ranges" 'BEGIN { printf "%.2f", a / r }')" \
+		"$(gawk -v a="$earlier" -v r="$ranges" 'BEGIN { printf "%.2f", a / r }')" B 0.5
 	row "$config: kernel's note vs modules.builtin.ranges" \
 		"$note" "$mbr" B
 	row "$config: note bytes per range vs earlier layout" \

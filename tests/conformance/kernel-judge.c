@@ -6,9 +6,11 @@
  * and any compiler.  Each FILE is taken as the contents of .notes and
  * kallmodsyms_init() runs on it as at boot; the line printed is the one
  * kms-judge prints for the C library (verdict.h).  -v adds the kernel's
- * log line after a refusal.
+ * log line after a refusal.  -k prints instead, for an accepted FILE, the
+ * bytes of the tables the kernel keeps after boot ("FILE kept N"), which
+ * bench/table-size.sh reports.
  *
- *   kms-kernel-judge [-v] FILE...
+ *   kms-kernel-judge [-v|-k] FILE...
  */
 #include "kallmodsyms.c"
 #include "notes.h"
@@ -37,9 +39,10 @@ static const struct verdict_reason reasons[] = {
 int main(int argc, char **argv)
 {
 	int verbose = argc > 1 && !strcmp(argv[1], "-v");
+	int kept = argc > 1 && !strcmp(argv[1], "-k");
 	int i;
 
-	for (i = 1 + verbose; i < argc; i++) {
+	for (i = 1 + verbose + kept; i < argc; i++) {
 		struct kms_error *err;
 		char *data;
 		size_t size;
@@ -54,7 +57,9 @@ int main(int argc, char **argv)
 		free(data);
 
 		kallmodsyms_init();
-		if (kms_ready)
+		if (kept && kms_ready)
+			printf("%s kept %u\n", argv[i], kms.size);
+		else if (kms_ready)
 			verdict_accept(argv[i], &(struct verdict_counts){
 				kms.nr_sections, kms.nr_ranges,
 				kms.nr_objects, kms.nr_modules,

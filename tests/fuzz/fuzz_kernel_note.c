@@ -5,24 +5,53 @@
  * against kshim/.  The input is the contents of .notes: it is placed at the
  * end of the area between __start_notes and __stop_notes, after a padding
  * note, and kallmodsyms_init() runs on it as at boot.  When the kernel
- * accepts, a reader's kallmodsyms_get() decodes it again, and every range
- * is looked up and printed as /proc/kallmodsyms would.
+ * accepts, every range of the tables it keeps is looked up and printed as
+ * /proc/kallmodsyms would.
  *
  * Differential check: on the descriptor the kernel picked, the userspace
  * decoder (kms_blob_decode) must agree: a blob one accepts the other
- * accepts, with the same counts.
+ * accepts, with the same counts, and the ranges the kernel keeps (its own
+ * compact form) are the image's, start for start and object for object.
  */
 #include "kallmodsyms.c"
 #include "notes.h"
 
-/* The kernel file has its own struct kms_tables. */
+/* The kernel file has its own struct kms_tables and kms_section. */
 #define kms_tables kms_user_tables
+#define kms_section kms_user_section
 #include <kms/blob.h>
+#undef kms_section
 #undef kms_tables
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* @km: the kernel's decoded tables, or NULL when it refused the note. */
+/* The kernel's kept ranges and sections are the image's? */
+static bool same_ranges(const struct kms_user_tables *t)
+{
+	struct kms_walk w;
+	u32 i, k;
+
+	for (k = 0; k < kms.nr_sections; k++) {
+		if (kms.sections[k].cls != t->sections[k].cls ||
+		    kms.sections[k].nr != t->sections[k].nr_ranges ||
+		    kms.sections[k].end != t->sections[k].end ||
+		    kms.sections[k].first != t->sections[k].first ||
+		    kms.sections[k].start != kms_range_start(t, t->sections[k].first))
+			return false;
+	}
+	for (i = 0; i < kms.nr_ranges; i++) {
+		if (i)
+			walk_next(&w);
+		else
+			walk_block(&w, 0);
+		if (w.r != i || w.start != kms_range_start(t, i) ||
+		    walk_object(&w) != kms_range_object(t, i))
+			return false;
+	}
+	return true;
+}
+
+/* @km: the kernel's tables, or NULL when it refused the note. */
 static void differential(const u8 *desc, u32 size,
 			 const struct kallmodsyms *km)
 {
@@ -50,7 +79,10 @@ static void differential(const u8 *desc, u32 size,
 	    t->strtab_size != kms.strtab_size ||
 	    t->nr_modules != kms.nr_modules ||
 	    t->image_size != kms.image_size ||
-	    memcmp(t->image, kms.image, kms.image_size)) {
+	    memcmp(t->objects, kms.objects, 8 * (size_t)t->nr_objects) ||
+	    memcmp(t->modlists, kms.modlists, 4 * (size_t)t->nr_modlist_words) ||
+	    memcmp(t->strtab, kms.strtab, t->strtab_size) ||
+	    !same_ranges(t)) {
 		fprintf(stderr, "kernel and userspace decode differently\n");
 		abort();
 	}
@@ -61,27 +93,32 @@ static void show_ranges(const struct kallmodsyms *km, struct seq_file *m)
 {
 	/* All ones at first: the cursor is checked before it is used. */
 	struct kallmodsyms_cursor cursor;
-	u32 k, i, first = 0;
+	struct kms_walk w;
+	u32 k, i;
 
 	memset(&cursor, 0xff, sizeof(cursor));
 
 	for (k = 0; k < kms.nr_sections; k++) {
-		u32 n = le(&kms.sections[3 * k + 1]);
-		u32 end = le(&kms.sections[3 * k + 2]);
-		unsigned long base = class_base(le(&kms.sections[3 * k])) ==
-			KMS_BASE_PERCPU ? (unsigned long)__per_cpu_start :
-			(unsigned long)_text;
+		const struct kms_section *s = &kms.sections[k];
+		unsigned long base = class_base(s->cls) == KMS_BASE_PERCPU ?
+			(unsigned long)__per_cpu_start : (unsigned long)_text;
 
-		for (i = first; i < first + n; i++) {
-			u32 last = (i + 1 < first + n ? range_start(i + 1) : end) - 1;
+		for (i = s->first; i < s->first + s->nr; i++) {
+			u32 last;
 
+			if (i == s->first) {
+				walk_block(&w, i / KMS_BLOCK);
+				while (w.r < i)
+					walk_next(&w);
+			} else {
+				walk_next(&w);
+			}
+			last = (i + 1 < s->first + s->nr ? walk_peek(&w) : s->end) - 1;
 			m->len = 0;
 			/* As a text symbol, then as a data symbol. */
-			kallmodsyms_seq_show(km, m, base + range_start(i), 't',
-					     &cursor);
+			kallmodsyms_seq_show(km, m, base + w.start, 't', &cursor);
 			kallmodsyms_seq_show(km, m, base + last, 'd', NULL);
 		}
-		first += n;
 	}
 }
 

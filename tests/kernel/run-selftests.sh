@@ -51,7 +51,7 @@ sed -nE 's/^\[[0-9:]+\] (\[[A-Z]+\] .*)/\1/p' kunit | LC_ALL=C sort > kunit.case
 [PASSED] frame byte changed
 [PASSED] image size not the frame's
 [PASSED] kms_lookup_test
-[PASSED] kms_readers_test
+[PASSED] kms_kept_test
 [PASSED] kms_type_test
 [PASSED] no damage
 [PASSED] not zstd

@@ -30,8 +30,10 @@ typedef unsigned int gfp_t;
 #define GFP_KERNEL 0u
 #define __init
 #define __ro_after_init
+#define __initdata
 #define __initconst
 #define U32_MAX 0xffffffffu
+#define DIV_ROUND_UP(n, d) (((n) + (d) - 1) / (d))
 #define core_initcall(fn)
 #define EXPORT_SYMBOL_GPL(sym)
 /* The harnesses run one thread; the compiler's atomics keep the order. */

@@ -44,8 +44,9 @@ static inline bool kshim_place_notes(const void *data, size_t size)
 /* Forget what kallmodsyms_init() did, for the next input. */
 static inline void kshim_reset(void)
 {
-	if (kms_readers.users || kms.image)
-		abort();	/* a reference leaked, or the boot copy */
+	if (img.image)
+		abort();	/* boot's decode leaked */
+	vfree(kms.area);
 	memset(&kms, 0, sizeof(kms));
 	kms_ready = false;
 	kshim_last_log[0] = '\0';

@@ -2,8 +2,9 @@
 /*
  * A crash extension: the built-in module and object file of kernel
  * addresses and symbols, from the kallmodsyms note in the dumped kernel's
- * own memory (its .notes, between __start_notes and __stop_notes), decoded
- * by the format library every C reader uses.
+ * own memory (between __start_kallmodsyms and __stop_kallmodsyms, or in
+ * .notes for a kernel that kept it there), decoded by the format library
+ * every C reader uses.
  *
  *   crash> extend /path/to/kallmodsyms.so
  *   crash> kms lookup ADDR|SYMBOL...   sym+off/size [mod] {obj}
@@ -22,22 +23,42 @@
 static struct kms_tables *kms_tables;
 static ulong kms_text;
 
-/* The kernel's .notes as the dump holds it: NULL on error, said. */
+/*
+ * The bounds of the kernel's note section, by vmlinux's symbols: its own
+ * section, or .notes where a kernel kept the note there (FORMAT.md 1).
+ */
+static bool note_bounds(ulong *start, ulong *stop)
+{
+	static const char *const pairs[][2] = {
+		{ KMS_TABLES_START_SYMBOL, KMS_TABLES_STOP_SYMBOL },
+		{ KMS_NOTES_START_SYMBOL, KMS_NOTES_STOP_SYMBOL },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+		if (symbol_exists((char *)pairs[i][0]) &&
+		    symbol_exists((char *)pairs[i][1])) {
+			*start = symbol_value((char *)pairs[i][0]);
+			*stop = symbol_value((char *)pairs[i][1]);
+			return true;
+		}
+	}
+	error(INFO, "vmlinux has neither %s and %s nor %s and %s\n",
+	      KMS_TABLES_START_SYMBOL, KMS_TABLES_STOP_SYMBOL,
+	      KMS_NOTES_START_SYMBOL, KMS_NOTES_STOP_SYMBOL);
+	return false;
+}
+
+/* The kernel's note section as the dump holds it: NULL on error, said. */
 static char *read_notes(size_t *ret_size)
 {
 	ulong start, stop;
 	char *buf;
 
-	if (!symbol_exists(KMS_NOTES_START_SYMBOL) ||
-	    !symbol_exists(KMS_NOTES_STOP_SYMBOL)) {
-		error(INFO, "vmlinux has no %s and %s\n",
-		      KMS_NOTES_START_SYMBOL, KMS_NOTES_STOP_SYMBOL);
+	if (!note_bounds(&start, &stop))
 		return NULL;
-	}
-	start = symbol_value(KMS_NOTES_START_SYMBOL);
-	stop = symbol_value(KMS_NOTES_STOP_SYMBOL);
 	if (stop <= start || stop - start > 16 << 20) {
-		error(INFO, "implausible .notes at %lx-%lx\n", start,
+		error(INFO, "implausible note section at %lx-%lx\n", start,
 		      stop);
 		return NULL;
 	}
@@ -46,9 +67,9 @@ static char *read_notes(size_t *ret_size)
 		error(INFO, "out of memory\n");
 		return NULL;
 	}
-	if (!readmem(start, KVADDR, buf, stop - start, "kernel .notes",
+	if (!readmem(start, KVADDR, buf, stop - start, "kernel notes",
 		     RETURN_ON_ERROR | QUIET)) {
-		error(INFO, "the dump has no bytes of .notes at %lx\n",
+		error(INFO, "the dump has no bytes of the note section at %lx\n",
 		      start);
 		free(buf);
 		return NULL;

@@ -21,9 +21,10 @@ In a drgn session (sys.path gaining this directory):
 (for a task running on a CPU, prog.crashed_thread() among them, the
 frames of thread_trace(prog, thread, Vmcore(path)): see thread_trace).
 
-The tables are decoded from the note in the kernel's own .notes, in the
-dump, and the symbols come from the kernel's kallsyms in the dump, found
-through vmlinux's symbols and the dump's KASLR offset: listing and lookups
+The tables are decoded from the note in the kernel's own memory (its
+section .note.kallmodsyms), in the dump, and the symbols come from the
+kernel's kallsyms in the dump, found through vmlinux's symbols and the
+dump's KASLR offset: listing and lookups
 need no DWARF.  drgn 0.0.22 loads no vmlinux without DWARF, so then the
 symbols come from the file (--vmlinux) and the offset from the dump's
 VMCOREINFO (--vmcore), whose build id must be the file's.  Stack traces

@@ -33,8 +33,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"\nOptions:\n"
 		"  -t, --tables FILE       the tables from FILE (a vmlinux with the note, a\n"
-		"                          sidecar or note file, /sys/kernel/notes) instead\n"
-		"                          of VMLINUX\n"
+		"                          sidecar or a file of notes) instead of VMLINUX\n"
 		"  -S, --symbols SOURCE    auto (default): VMLINUX's kallsyms tables when it\n"
 		"                          has them, else its symbol table; kallsyms; symtab\n"
 		"  -j, --json              JSON output (addresses as hex strings)\n"

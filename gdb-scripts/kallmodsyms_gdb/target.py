@@ -172,13 +172,14 @@ class Kernel:
     def tables(self):
         """The tables the kernel uses, and a notice to print, or None.
 
-        A running kernel keeps no decoded tables (FORMAT.md 5): they are
-        decoded from the note in its .notes, which is read here from the
-        kernel's memory and judged as the kernel judged it at boot.
+        What a running kernel keeps of its tables is its own (FORMAT.md
+        5): they are decoded from the note in its section, which is read
+        here from the kernel's memory and judged as the kernel judged it
+        at boot.
         """
         if self.use_file or not self.live:
             return self.file_tables(), None
-        # .notes is read-only in a running kernel: one read per image
+        # The note is read-only in a running kernel: one read per image
         # (file, build and KASLR shift) in this inferior, not per command.
         st = os.stat(self.elf.path)
         key = ("memory", gdb.selected_inferior().num, self.elf.path,

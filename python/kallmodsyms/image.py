@@ -15,7 +15,8 @@ names addresses as /proc/kallmodsyms and the inspector do.
 import fnmatch
 
 from .blob import KmsError, Tables, decode, find_note
-from .constants import NOTES_START_SYMBOL, NOTES_STOP_SYMBOL
+from .constants import (NOTES_START_SYMBOL, NOTES_STOP_SYMBOL,
+                        TABLES_START_SYMBOL, TABLES_STOP_SYMBOL)
 
 
 def file_tables(elf):
@@ -35,22 +36,29 @@ def file_tables(elf):
 
 
 class NoNotesError(KmsError):
-    """vmlinux's symbols do not say where the kernel's .notes lie."""
+    """vmlinux's symbols do not say where the kernel's note lies."""
 
 
 def notes_range(reader, path):
-    """[start, stop) of the kernel's .notes, by vmlinux's own symbols."""
-    start = reader.symbol(NOTES_START_SYMBOL)
-    stop = reader.symbol(NOTES_STOP_SYMBOL)
-    if start is None or stop is None or stop < start:
-        raise NoNotesError("%s has no %s and %s to find the kernel's notes"
-                       % (path, NOTES_START_SYMBOL, NOTES_STOP_SYMBOL))
-    return start, stop
+    """[start, stop) of the kernel's note section, by vmlinux's own symbols:
+    its own section, or .notes where a kernel kept the note there
+    (FORMAT.md 1)."""
+    for first, last in ((TABLES_START_SYMBOL, TABLES_STOP_SYMBOL),
+                        (NOTES_START_SYMBOL, NOTES_STOP_SYMBOL)):
+        start = reader.symbol(first)
+        stop = reader.symbol(last)
+        if start is not None and stop is not None and stop >= start:
+            return start, stop
+    raise NoNotesError("%s has neither %s and %s nor %s and %s to find the "
+                       "kernel's note" % (path, TABLES_START_SYMBOL,
+                                          TABLES_STOP_SYMBOL,
+                                          NOTES_START_SYMBOL,
+                                          NOTES_STOP_SYMBOL))
 
 
 def memory_tables(reader, byteorder, path, file_has_note=None):
-    """The tables of the note in the kernel's .notes, as the kernel reads
-    them (it keeps no decoded copy: FORMAT.md 5).  @file_has_note, if
+    """The tables of the note in the kernel's memory, as the kernel reads
+    them at boot (what it keeps is its own: FORMAT.md 5).  @file_has_note, if
     given, is called when memory holds no note, to tell "built without"
     from "not this kernel"."""
     start, stop = notes_range(reader, path)
@@ -61,7 +69,7 @@ def memory_tables(reader, byteorder, path, file_has_note=None):
     if desc is None:
         if file_has_note is not None:
             file_has_note()
-        raise KmsError("the kernel's .notes at %#x holds no kallmodsyms "
+        raise KmsError("the kernel's notes at %#x hold no kallmodsyms "
                        "note, though %s has one: not the kernel of this "
                        "file?" % (start, path))
     try:

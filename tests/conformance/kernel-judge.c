@@ -3,12 +3,13 @@
  * The kernel parser's verdict on conformance corpus files (FORMAT.md 7):
  * kernel/kallmodsyms.c as the patch series creates it, compiled against
  * tests/fuzz/kshim like the fuzz target kernel_note, but with a main()
- * and any compiler.  Each FILE is taken as the contents of .notes and
- * kallmodsyms_init() runs on it as at boot; the line printed is the one
- * kms-judge prints for the C library (verdict.h).  -v adds the kernel's
- * log line after a refusal.  -k prints instead, for an accepted FILE, the
- * bytes of the tables the kernel keeps after boot ("FILE kept N"), which
- * bench/table-size.sh reports.
+ * and any compiler.  Each FILE is taken as the contents of the note's
+ * section (.note.kallmodsyms, or a copy of .notes: notes are skipped
+ * alike) and kallmodsyms_init() runs on it as at boot; the line printed is
+ * the one kms-judge prints for the C library (verdict.h).  -v adds the
+ * kernel's log line after a refusal.  -k prints instead, for an accepted
+ * FILE, the bytes of the tables the kernel keeps after boot ("FILE kept
+ * N"), which bench/table-size.sh reports.
  *
  *   kms-kernel-judge [-v|-k] FILE...
  */

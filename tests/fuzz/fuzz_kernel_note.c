@@ -2,9 +2,10 @@
 /*
  * Fuzz the kernel's own note parser: kernel/kallmodsyms.c as the patch
  * series creates it (extracted by extract-kernel.sh, not a copy), compiled
- * against kshim/.  The input is the contents of .notes: it is placed at the
- * end of the area between __start_notes and __stop_notes, after a padding
- * note, and kallmodsyms_init() runs on it as at boot.  When the kernel
+ * against kshim/.  The input is the contents of the note's section: it is
+ * placed at the end of the area between __start_kallmodsyms and
+ * __stop_kallmodsyms, after a padding note, and kallmodsyms_init() runs on
+ * it as at boot.  When the kernel
  * accepts, every range of the tables it keeps is looked up and printed as
  * /proc/kallmodsyms would.
  *

@@ -222,8 +222,8 @@ EOF
 
 #
 # Stopped before the kernel has checked its note (no KASLR), and
-# again once it has: the helpers read the note in .notes either way, as the
-# kernel keeps no decoded tables (FORMAT.md 5), and need say nothing.
+# again once it has: the helpers read the note in its section either way,
+# as what the kernel keeps is its own (FORMAT.md 5), and need say nothing.
 #
 addr_of() { nm "$vmlinux" | awk -v s="$1" '$3 == s { print $1; exit }'; }
 init=$(addr_of kallmodsyms_init)
@@ -261,7 +261,7 @@ run_gdb refused vmlinux.crc \
 	'capture refused-file lx-kallmodsyms --file -c' \
 	'kill' || fail "gdb session with a refused note"
 wait_qemu 60 || fail "QEMU did not stop after kill"
-notes=$(nm vmlinux.crc | awk '$3 == "__start_notes" { print $1; exit }')
+notes=$(nm vmlinux.crc | awk '$3 == "__start_kallmodsyms" { print $1; exit }')
 refused="the kernel's note at 0x$notes: bad note header (the kernel refused it too, and logged \"kallmodsyms: disabled: ...\")"
 check_error refused-list "lx-kallmodsyms: $refused"
 check_error refused-lookup "lx-kallmodsyms-lookup: $refused"

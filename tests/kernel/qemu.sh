@@ -183,7 +183,7 @@ cat /proc/kallsyms
 echo "@@@ user"
 su -s /bin/sh nobody -c 'cat /proc/kallmodsyms'
 echo "@@@ notes"
-base64 /sys/kernel/notes
+su -s /bin/sh nobody -c 'base64 /sys/kernel/notes'
 echo "@@@ dmesg"
 dmesg
 GUEST

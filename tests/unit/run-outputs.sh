@@ -143,15 +143,16 @@ testrun_error 1 "kallmodsyms-gen: linked: section .notes holds a linked kallmods
 	kms_gen -q -f append -m "$fx/vmlinux.map" -b "$fx" linked
 true
 
-# (c) What a running kernel's /sys/kernel/notes looks like: other notes
-# first (here a GNU build-id note), then ours.
+# (c) A file of notes (a copy of a section of notes, as a v2 kernel's
+# /sys/kernel/notes was): other notes first (here a GNU build-id note),
+# then ours.
 {
 	printf '\004\000\000\000\010\000\000\000\003\000\000\000GNU\000'
 	printf '\001\002\003\004\005\006\007\010'
 	cat fx.kms
 } > sys-kernel-notes
 kms list -t sys-kernel-notes "$fx/vmlinux" > got-notes || fail "list from notes"
-assert_same want got-notes "/sys/kernel/notes copy"
+assert_same want got-notes "file of notes"
 
 # kallmodsyms note: where the note lies, for tests that patch it.  In the
 # notes copy after the build-id note; linked, in .notes where readelf puts

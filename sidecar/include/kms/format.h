@@ -78,9 +78,12 @@
 #define KMS_NONE		0xffffffffu
 
 /*
- * Where a debugger finds the note in a running kernel (FORMAT.md 5): the
- * linker's bounds of .notes, symbols of the vmlinux file.
+ * Where a debugger finds the note in a running kernel (FORMAT.md 1, 5):
+ * the linker's bounds of its own section, symbols of the vmlinux file;
+ * those of .notes for a kernel that kept the note there (series v2).
  */
+#define KMS_TABLES_START_SYMBOL	"__start_kallmodsyms"
+#define KMS_TABLES_STOP_SYMBOL	"__stop_kallmodsyms"
 #define KMS_NOTES_START_SYMBOL	"__start_notes"
 #define KMS_NOTES_STOP_SYMBOL	"__stop_notes"
 

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Load a kallmodsyms blob from wherever it travels (FORMAT.md, section 1):
- * a vmlinux with the note linked into .notes, a vmlinux with the note
- * appended as .note.kallmodsyms, a sidecar file, a copy of
- * /sys/kernel/notes, or a bare blob.
+ * a vmlinux with the note linked in (its own loaded section, or .notes),
+ * a vmlinux with the note appended as .note.kallmodsyms, a sidecar file, a
+ * file of notes, or a bare blob.
  */
 #ifndef KMS_SOURCE_H
 #define KMS_SOURCE_H

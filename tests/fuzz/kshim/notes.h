@@ -4,9 +4,9 @@
  * that run it in userspace (fuzz_kernel_note.c, the conformance corpus's
  * kernel-judge.c); include it after kallmodsyms.c.
  *
- * .notes is a 1 MiB area between __start_notes and __stop_notes; the
- * input is placed at its end, after a padding note, so that reads past
- * the input hit ASan's redzone.
+ * The note's section is a 1 MiB area between __start_kallmodsyms and
+ * __stop_kallmodsyms; the input is placed at its end, after a padding
+ * note, so that reads past the input hit ASan's redzone.
  */
 #ifndef KSHIM_NOTES_H
 #define KSHIM_NOTES_H
@@ -17,10 +17,10 @@ char __per_cpu_start[1];
 
 #define KSHIM_NOTES_AREA (1u << 20)
 u8 kshim_notes_area[KSHIM_NOTES_AREA] __attribute__((aligned(4)));
-__asm__(".globl __start_notes\n"
-	".set __start_notes, kshim_notes_area\n"
-	".globl __stop_notes\n"
-	".set __stop_notes, kshim_notes_area + 1048576\n");
+__asm__(".globl __start_kallmodsyms\n"
+	".set __start_kallmodsyms, kshim_notes_area\n"
+	".globl __stop_kallmodsyms\n"
+	".set __stop_kallmodsyms, kshim_notes_area + 1048576\n");
 
 /*
  * Make @data the end of .notes, a padding note (type 0, nobody's) before

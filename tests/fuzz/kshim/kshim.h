@@ -32,6 +32,7 @@ typedef unsigned int gfp_t;
 #define __ro_after_init
 #define __initdata
 #define __initconst
+#define U16_MAX 0xffffu
 #define U32_MAX 0xffffffffu
 #define DIV_ROUND_UP(n, d) (((n) + (d) - 1) / (d))
 #define core_initcall(fn)

@@ -4,40 +4,12 @@
  * check the blob with the reader's own decoder, free the state.  The input
  * mode (--dwarf or the link maps) picks the pieces and modules phases.
  */
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 
 #include <kms/blob.h>
 #include <kms/dwarf_units.h>
 
 #include "state.h"
-
-struct kms_error *gen_symtab(struct gen *g, const struct kms_symbols **ret)
-{
-	if (!g->symtab) {
-		struct kms_error *err = kms_symbols_read(g->elf,
-							 KMS_SYMBOLS_SYMTAB,
-							 &g->symtab);
-		if (err)
-			return err;
-	}
-	*ret = g->symtab;
-	return NULL;
-}
-
-void gen_warn(struct gen *g, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!g->opts->warnings)
-		return;
-	fputs("kallmodsyms-gen: warning: ", g->opts->warnings);
-	va_start(ap, fmt);
-	vfprintf(g->opts->warnings, fmt, ap);
-	va_end(ap);
-	fputc('\n', g->opts->warnings);
-}
 
 static struct kms_error *run_phases(struct gen *g, void **ret_blob,
 				    size_t *ret_size)

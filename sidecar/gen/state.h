@@ -18,6 +18,8 @@
  *
  * Contract: a phase reads what the phases before it filled in and adds its
  * own; nothing here prints except through gen_warn() and gen_explain().
+ * A phase calls services.c (gen_warn(), gen_symtab()) and the files of its
+ * own and earlier phases, never gen.c.
  * Fallible functions follow kms/error.h; on failure, whatever they added
  * to struct gen is still owned by it and freed by kms_generate().
  */
@@ -99,7 +101,7 @@ struct gen {
 	struct range_modules *range_modules;
 };
 
-/* gen.c: the driver's services to the phases */
+/* services.c: what every phase may call; it calls no other file here */
 void gen_warn(struct gen *g, const char *fmt, ...) KMS_PRINTF(2, 3);
 /* The vmlinux's symbols as kallsyms orders them; read and sorted once. */
 struct kms_error *gen_symtab(struct gen *g, const struct kms_symbols **ret);

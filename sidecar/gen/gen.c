@@ -23,6 +23,8 @@ static struct kms_error *run_phases(struct gen *g, void **ret_blob,
 		err = dwarf ? gen_read_dwarf(g) : gen_read_maps(g);
 	if (!err)
 		err = gen_sort_pieces(g);
+	if (!err && g->nr_lto)
+		gen_check_lto_coverage(g);
 	if (!err)
 		err = dwarf ? gen_read_dwarf_modules(g) : gen_read_modules(g);
 	if (!err)

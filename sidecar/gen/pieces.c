@@ -247,7 +247,5 @@ struct kms_error *gen_sort_pieces(struct gen *g)
 					      (unsigned long long)b->start);
 	}
 	g->stats.pieces = g->nr_pieces;
-	if (g->nr_lto)
-		gen_check_lto_coverage(g);
 	return NULL;
 }

@@ -8,7 +8,8 @@
  *            the link maps (maps.c), from DWARF's compile units (dwarf.c:
  *            --dwarf, with its variables' data under --all-classes, and
  *            an LTO link's code, lto.c); sorted and made disjoint
- *            (pieces.c);
+ *            (pieces.c); then an LTO link's code that no unit placed is
+ *            counted (lto.c);
  *   modules  each object's built-in modules: from the build tree
  *            (modules.c) or, with --dwarf, from the files installed beside
  *            a kernel (dwarf_modules.c);
@@ -19,7 +20,8 @@
  * Contract: a phase reads what the phases before it filled in and adds its
  * own; nothing here prints except through gen_warn() and gen_explain().
  * A phase calls services.c (gen_warn(), gen_symtab()) and the files of its
- * own and earlier phases, never gen.c.
+ * own and earlier phases, never gen.c, and no two files call each other,
+ * directly or not.
  * Fallible functions follow kms/error.h; on failure, whatever they added
  * to struct gen is still owned by it and freed by kms_generate().
  */
@@ -132,6 +134,7 @@ bool gen_is_lto_output(const char *file);
 struct kms_error *gen_add_lto_piece(struct gen *g, uint32_t section,
 				    uint64_t start, uint64_t size);
 struct kms_error *gen_place_lto(struct gen *g, const char *map_path);
+/* After gen_sort_pieces(), when the maps gave anything to lto.tmp. */
 void gen_check_lto_coverage(struct gen *g);
 
 /* dwarf.c: pieces from the compile units of the vmlinux's DWARF */

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * kallmodsyms-audit's parts (private to tools/audit): audit.c reads
- * sources and Makefiles to say why an object is never a module; the
- * tree-wide mode (treewide.c) asks that of every architecture.
+ * kallmodsyms-audit's shared parts (private to tools/audit), defined in
+ * common.c, which calls no other file of tools/audit: reading sources and
+ * Makefiles to say why an object is never a module, for one configured
+ * tree (audit.c) and for every architecture (treewide.c).
  */
 #ifndef KMS_AUDIT_H
 #define KMS_AUDIT_H

@@ -17,6 +17,8 @@
 
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=SCRIPTDIR/graph.sh
+. scripts/graph.sh
 
 # Headers that the Makefile generates into the includer's build folder.
 generated=" sidecar/inputs/modularity_mk.h "
@@ -83,7 +85,9 @@ for f in "${files[@]}"; do
 			elif [ "${rank[$theirs]}" -gt "${rank[$mine]}" ]; then
 				fail "$f ($mine): includes <kms/$name> of $theirs, a layer above"
 			fi
-			edges[$f]+=" sidecar/include/kms/$name"
+			# Cycles are a folder's: kms/ includes its own.
+			[ "${f%/*}" != sidecar/include/kms ] ||
+				edges[$f]+=" sidecar/include/kms/$name"
 			;;
 		'"'*)
 			name=${h//\"/}
@@ -100,25 +104,11 @@ for f in "${files[@]}"; do
 	done < <(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*\([<"][^>"]*[>"]\).*/\1/p' "$f")
 done
 
-# Cycles: a depth-first walk over the includes, by folder.
-declare -A state=()
-walk() {
-	local f=$1 t
-	shift
-	state[$f]=open
-	for t in ${edges[$f]:-}; do
-		[ "$(dirname "$t")" = "$(dirname "$f")" ] || continue
-		case ${state[$t]:-} in
-		open) fail "include cycle: $* $f $t" ;;
-		closed) ;;
-		*) walk "$t" "$@" "$f" ;;
-		esac
-	done
-	state[$f]=closed
+# Cycles, within a folder (every edge is one's).
+on_cycle() {
+	fail "include cycle: $*"
 }
-for f in "${files[@]}"; do
-	[ -n "${state[$f]:-}" ] || walk "$f"
-done
+graph_cycles "${files[@]}"
 
 if [ $bad = 0 ]; then
 	echo "check-layers: ${#files[@]} files, every include within its layer or below"

@@ -38,7 +38,8 @@ ALL_LDFLAGS := $(LDFLAGS) $(SAN_FLAGS)
 # The layers, each an archive that needs only those after it:
 # sidecar/include <- sidecar/lib (the format) <- sidecar/inputs (what is
 # read from a build) <- sidecar/gen (the generator) <- tools.
-# scripts/check-layers.sh checks that the includes say the same.
+# scripts/check-layers.sh checks that the includes say the same, and
+# scripts/check-cycles.sh that no two files call each other.
 LIB_SRCS := $(wildcard sidecar/lib/*.c)
 INPUTS_SRCS := $(wildcard sidecar/inputs/*.c)
 GENLIB_SRCS := $(filter-out sidecar/gen/main.c,$(wildcard sidecar/gen/*.c))

@@ -1,8 +1,8 @@
 # shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The cycles of a directed graph, for scripts/check-layers.sh (includes),
-# which sources this file.
+# The cycles of a directed graph, for scripts/check-layers.sh (includes)
+# and scripts/check-cycles.sh (calls), which source this file.
 #
 # graph_cycles NODE...: a depth-first walk, from each NODE not reached
 # yet, over the associative array `edges` (node -> its successors,

@@ -21,7 +21,7 @@
  * own; nothing here prints except through gen_warn() and gen_explain().
  * A phase calls services.c (gen_warn(), gen_symtab()) and the files of its
  * own and earlier phases, never gen.c, and no two files call each other,
- * directly or not.
+ * directly or not (scripts/check-cycles.sh).
  * Fallible functions follow kms/error.h; on failure, whatever they added
  * to struct gen is still owned by it and freed by kms_generate().
  */

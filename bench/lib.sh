@@ -69,6 +69,22 @@ guest_initramfs() {
 	echo "$tmp/initrd-$arch.gz"
 }
 
+# guest_clock ARCH: the kernel arguments that give an x86 guest a clock
+# finer than jiffies, one per line.  The guest cannot calibrate the TSC (no
+# HPET or PM timer in the small config) and would keep jiffies, 4 ms
+# ticks: give it the host's TSC rate, which TCG's TSC follows.  Boot it
+# with one CPU (nosmp): marking the TSC stable patches code, which under
+# TCG with two CPUs can hit a stale int3 (seen on defconfig: "Oops: int3"
+# in sched_clock_cpu).  arm64 has its architected timer: nothing.
+guest_clock() {
+	local khz
+	[ "$1" = arm64 ] && return 0
+	khz=$(gawk -F: '/^cpu MHz/ { printf "%d", $2 * 1000; exit }' \
+		/proc/cpuinfo)
+	[ -n "$khz" ] || { note "no cpu MHz in /proc/cpuinfo"; return 1; }
+	printf '%s\n' tsc=reliable "tsc_early_khz=$khz"
+}
+
 # bench_qemu_setup: what a benchmark that boots QEMU guests needs: $tmp
 # (kept when KEEP is set), at_exit COMMANDS run on exit (stopping QEMU,
 # gdb), and tests/kernel/qemu.sh.  Call it from $bench_top.

@@ -40,10 +40,6 @@ echo "@@@ dmesg"
 dmesg
 GUEST
 
-tsc_khz=$(gawk -F: '/^cpu MHz/ { printf "%d", $2 * 1000; exit }' \
-	/proc/cpuinfo)
-[ -n "$tsc_khz" ] || { note "no cpu MHz in /proc/cpuinfo"; exit 1; }
-
 # file_row LABEL FILE: the row of guest-read's medians in FILE, ms, ours
 # against /proc/kallsyms, with the 1.1 target.
 file_row() {
@@ -63,14 +59,7 @@ for config in "${configs[@]}"; do
 	initrd=$(guest_initramfs "$arch" "$tmp/guest.sh" guest-read) ||
 		{ note "cannot build guest-read for $arch"; exit 1; }
 	note "booting $config ($arch)"
-	# x86: the guest cannot calibrate the TSC (no HPET or PM timer in
-	# the small config) and would keep jiffies, 4 ms ticks: give it the
-	# host's TSC rate, which TCG's TSC follows.  One CPU: marking the
-	# TSC stable patches code, which under TCG with two CPUs can hit a
-	# stale int3 (seen on defconfig: "Oops: int3" in sched_clock_cpu).
-	# arm64 has its architected timer.
-	clock=(tsc=reliable tsc_early_khz="$tsc_khz")
-	[ "$arch" = arm64 ] && clock=()
+	mapfile -t clock < <(guest_clock "$arch") || exit 1
 	boot "$(boot_image)" "$initrd" "$tmp/$config" \
 		initcall_debug printk.time=1 nosmp ${clock[@]+"${clock[@]}"} ||
 		{ note "$config: the boot failed"; exit 1; }

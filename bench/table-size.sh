@@ -52,8 +52,9 @@ for config in "${configs[@]}"; do
 		{ note "$config: kallmodsyms-gen failed"; exit 1; }
 	build/kallmodsyms stats -t "$code.kms" "$kbuild/vmlinux" > "$code"
 	build/kallmodsyms stats "$kbuild/vmlinux" > "$stats"
-	# The kernel's own note, as .notes holds it.
-	objcopy -O binary --only-section=.notes "$kbuild/vmlinux" "$code.notes"
+	# The kernel's own note, in its section.
+	objcopy -O binary --only-section=.note.kallmodsyms "$kbuild/vmlinux" \
+		"$code.notes"
 	code_kept=$(build/kms-kernel-judge -k "$code.kms" | gawk '$2 == "kept" { print $3 }')
 	kept=$(build/kms-kernel-judge -k "$code.notes" | gawk '$2 == "kept" { print $3 }')
 	ranges=$(stat_of ranges "$code")

@@ -14,6 +14,8 @@
 #  - the refusals: a name several functions fit (error_log lists them, in
 #    the notation that picks each), an unknown module, object and symbol,
 #    a data symbol, a malformed object name;
+#  - a probe by "MOD:SYM{OBJ}" with no event name gets one tracefs can make
+#    a directory of (braces and '/' made '_');
 #  - with CONFIG_FUNCTION_TRACER (the small kernels): ":mod:MOD" in
 #    set_ftrace_filter selects exactly the functions /proc/kallmodsyms
 #    gives [MOD] among those ftrace can trace, for the fixture's modules
@@ -69,6 +71,9 @@ for spec in kms_sample_c:kms_sample_show 'kms_sample_show{util.o}' \
 done
 echo "@@@ errors"
 sed 's/^\[ *[0-9.]*\] //' $t/error_log
+echo 'p kms_sample_c:kms_sample_show{two/util.o}' >> $t/kprobe_events
+echo "@@@ unnamed"
+ls $t/events/kprobes
 [ -e $t/set_ftrace_filter ] || exit 0
 echo "@@@ addrs"
 cat $t/available_filter_functions_addrs
@@ -173,6 +178,13 @@ trace_kprobe: error: Not a function: a data symbol
 trace_kprobe: error: Invalid module list or object name: MOD:SYM{OBJ}
   Command: p:kms/err kms_sample_c:kms_sample_show{c_main.o
                                                  ^
+EOF
+
+# No event name: the one made from the notation has a tracefs directory.
+testrun_compare cat out/unnamed <<'EOF'
+enable
+filter
+p_kms_sample_c_kms_sample_show_two_util_o__0
 EOF
 
 if [ -z "$ftrace" ]; then

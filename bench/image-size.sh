@@ -24,6 +24,6 @@ for c in "${configs[@]}"; do
 	a=$(stat -c %s "$without/arch/x86/boot/bzImage")
 	b=$(stat -c %s "$with/arch/x86/boot/bzImage")
 	row "$c: bzImage" "$b" "$a" B
-	note "$c: .notes $(readelf -SW "$with/vmlinux" |
-		gawk '$2 == ".notes" { print strtonum("0x" $6) }') bytes"
+	note "$c: .note.kallmodsyms $(readelf -SW "$with/vmlinux" |
+		gawk '$2 == ".note.kallmodsyms" { print strtonum("0x" $6) }') bytes"
 done

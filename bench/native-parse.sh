@@ -4,8 +4,9 @@
 # The kernel's boot-time parse of the note, natively: kernel/kallmodsyms.c
 # of the series, built for userspace over tests/fuzz/kshim (the conformance
 # corpus's kms-kernel-judge), run on the note of each kernel's vmlinux, as
-# the kernel runs it at boot (find the note in .notes, check the header,
-# decompress, check and restore the tables).  Peers: the library's decoder
+# the kernel runs it at boot (find the note in its section, check the
+# header, decompress, check and restore the tables, make the tables it
+# keeps).  Peers: the library's decoder
 # on the same note (kms-judge, as `kallmodsyms -t` loads it: the same
 # checks, libzstd's one-shot decompression), and the 1 ms budget issue
 # #22 sets for the parse.  Each figure is the median over ROUNDS runs of one process parsing the
@@ -39,7 +40,8 @@ per_parse() {
 row_header "note parse, native"
 for config in "${configs[@]}"; do
 	kbuild=$(tests/kernel/build.sh "$config")
-	objcopy -O binary --only-section=.notes "$kbuild/vmlinux" "$tmp/notes"
+	objcopy -O binary --only-section=.note.kallmodsyms "$kbuild/vmlinux" \
+		"$tmp/notes"
 	files=()
 	for ((i = 0; i < n; i++)); do
 		files+=("$tmp/notes")

@@ -173,7 +173,7 @@ install: all
 		$(DESTDIR)$(SCRIPTDIR)/python/kallmodsyms $(DESTDIR)$(SCRIPTDIR)/drgn
 	install -m 755 $(PROGS) $(DESTDIR)$(BINDIR)
 	install -m 644 tools/kallmodsyms.1 $(DESTDIR)$(MANDIR)/man1
-	install -m 644 gdb-scripts/kallmodsyms.py gdb-scripts/README.md \
+	install -m 644 gdb-scripts/kallmodsyms-gdb.py gdb-scripts/README.md \
 		$(DESTDIR)$(GDBDIR)
 	install -m 755 gdb-scripts/autoload.sh $(DESTDIR)$(GDBDIR)
 	install -m 644 gdb-scripts/kallmodsyms_gdb/*.py \

@@ -39,7 +39,7 @@ wait_for_line run/data "@@@ ready" 300
 split_sections run
 gdb_run() {
 	timeout -k 10 600 gdb -batch -nx -iex 'set pagination off' \
-		-iex "source $top/gdb-scripts/kallmodsyms.py" \
+		-iex "source $top/gdb-scripts/kallmodsyms-gdb.py" \
 		-iex "source $top/tests/gdb/capture.py" "$kbuild/vmlinux" \
 		-ex "target remote 127.0.0.1:$port" "$@" >> gdb.out 2>&1
 }

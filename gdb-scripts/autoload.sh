@@ -19,7 +19,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 out=$dir/vmlinux-gdb.gdb
 tmp=$(mktemp "$out.XXXXXX")
 trap 'rm -f "$tmp"' EXIT
-printf '# Written by kallmodsyms gdb-scripts/autoload.sh\nsource %s/kallmodsyms.py\n' \
+printf '# Written by kallmodsyms gdb-scripts/autoload.sh\nsource %s/kallmodsyms-gdb.py\n' \
 	"$here" > "$tmp"
 chmod 644 "$tmp"
 mv "$tmp" "$out"

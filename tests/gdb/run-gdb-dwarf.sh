@@ -24,7 +24,7 @@ gdb loads the kallmodsyms helpers with $kbuild/vmlinux (add-auto-load-safe-path 
 EOF
 testrun_compare cat "$kbuild/vmlinux-gdb.gdb" <<EOF
 # Written by kallmodsyms gdb-scripts/autoload.sh
-source $top/gdb-scripts/kallmodsyms.py
+source $top/gdb-scripts/kallmodsyms-gdb.py
 EOF
 testrun_error 1 "$top/gdb-scripts/autoload.sh: $tmp/none: no such directory" \
 	"$top/gdb-scripts/autoload.sh" "$tmp/none"

@@ -37,7 +37,7 @@ run_gdb() {
 	done
 	timeout -k 10 240 "$gdb" -batch -nx -iex 'set pagination off' \
 		-iex 'set confirm off' \
-		-iex "source $top/gdb-scripts/kallmodsyms.py" \
+		-iex "source $top/gdb-scripts/kallmodsyms-gdb.py" \
 		-iex "source $tests_dir/gdb/capture.py" \
 		${file:+"$file"} "${args[@]}" > "$name.stdout" 2> "$name.stderr"
 }

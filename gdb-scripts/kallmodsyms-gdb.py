@@ -2,7 +2,7 @@
 #
 # gdb helpers for kernels built with the kallmodsyms tables:
 #
-#   source gdb-scripts/kallmodsyms.py
+#   source gdb-scripts/kallmodsyms-gdb.py
 #
 # or let gdb load it next to vmlinux (see gdb-scripts/README.md).  Works
 # beside the kernel's own scripts/gdb (vmlinux-gdb.py); help lx-kallmodsyms.
@@ -27,7 +27,10 @@ def _load():
                   "run make in the kallmodsyms checkout first\n" % shared,
                   gdb.STDERR)
         return
-    # The package before this directory, whose kallmodsyms.py is this.
+    # Both first on the path, so that these copies are imported and not
+    # another installed kallmodsyms.  Their order does not matter: this
+    # script is named as gdb's OBJFILE-gdb.py scripts are, a name Python
+    # cannot import, so it shadows neither package.
     for d in (here, shared):
         if d in sys.path:
             sys.path.remove(d)

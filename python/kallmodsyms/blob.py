@@ -18,9 +18,9 @@ try:
                             NONE16, NOTE_NAME, NOTE_TYPE, NR_CLASSES,
                             OBJECT_SIZE, SECTION_SIZE, START_SIZE, VERSION)
 except ImportError:
-    raise ImportError("kallmodsyms_gdb/constants.py is missing: it is "
-                      "generated from sidecar/include/kms/format.h, run "
-                      "make in the kallmodsyms checkout") from None
+    raise ImportError("python/kallmodsyms/constants.py is missing: it "
+                      "is generated from sidecar/include/kms/format.h, "
+                      "run make in the kallmodsyms checkout") from None
 
 # The reason classes of FORMAT.md section 7: every refusal names one.
 REASONS = ("no-note", "bad-header", "bad-version", "bad-frame", "bad-zstd",

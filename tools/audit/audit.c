@@ -144,11 +144,11 @@ static void print_objects(const struct options *o,
 		kms_modularity_linkage(m, obj, &module);
 		if (o->json) {
 			printf("%s{\"object\": ", i ? ",\n " : "[");
-			json_string(stdout, obj);
+			audit_json_string(stdout, obj);
 			printf(", \"linkage\": \"%s\", \"module\": ",
 			       linkage_name(linkage));
 			if (module)
-				json_string(stdout, module);
+				audit_json_string(stdout, module);
 			else
 				fputs("null", stdout);
 			putchar('}');
@@ -236,22 +236,22 @@ static struct kms_error *audit(const struct options *o,
 		} else if (o->count) {
 		} else if (o->json) {
 			printf("%s{\"source\": ", count > 1 ? ",\n " : "[");
-			json_string(stdout, path + strlen(o->srctree) + 1);
+			audit_json_string(stdout, path + strlen(o->srctree) + 1);
 			printf(", \"object\": ");
-			json_string(stdout, obj);
+			audit_json_string(stdout, obj);
 			printf(", \"why\": ");
-			json_string(stdout, reason);
+			audit_json_string(stdout, reason);
 			printf(", \"class\": \"%s\"", audit_class_name(class));
 			printf(", \"license\": ");
-			json_string(stdout, license);
+			audit_json_string(stdout, license);
 			printf(", \"spdx\": ");
 			if (spdx)
-				json_string(stdout, spdx);
+				audit_json_string(stdout, spdx);
 			else
 				fputs("null", stdout);
 			printf(", \"agreement\": \"%s\", \"tags\": ",
 			       agreement(license, spdx));
-			json_string(stdout, tags ? tags : "");
+			audit_json_string(stdout, tags ? tags : "");
 			putchar('}');
 		} else {
 			printf("%s\t%s\tMODULE_LICENSE(\"%s\")\t%s\t%s\t%s\n",

@@ -48,7 +48,11 @@ char *audit_reason(const char *srctree, const struct kms_modularity *m,
 		   const char *obj, enum kms_linkage linkage,
 		   enum audit_class *ret_class);
 
-void json_string(FILE *f, const char *s);
+/*
+ * @s as a quoted JSON string on @f (not tools/json.h's json_string(), a
+ * keyed member of a document the inspector builds).
+ */
+void audit_json_string(FILE *f, const char *s);
 
 /* @given (copied), or a new temporary directory, in *@ret. */
 struct kms_error *audit_scratch_dir(const char *given, char **ret);

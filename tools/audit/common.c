@@ -415,7 +415,7 @@ struct kms_error *audit_configure(const char *srctree, const char *objdir,
 	return err;
 }
 
-void json_string(FILE *f, const char *s)
+void audit_json_string(FILE *f, const char *s)
 {
 	putc('"', f);
 	for (; s && *s; s++) {

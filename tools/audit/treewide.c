@@ -562,7 +562,7 @@ static void print_arches(const struct treewide *t, const struct file_entry *e,
 			continue;
 		if (json) {
 			printf("%s", first ? "" : ", ");
-			json_string(stdout, t->variants[r->variant].name);
+			audit_json_string(stdout, t->variants[r->variant].name);
 		} else {
 			printf("%s%s", first ? "" : ",",
 			       t->variants[r->variant].name);
@@ -599,30 +599,30 @@ static void print_json_entry(const struct treewide *t,
 	const struct record *r;
 
 	printf("{\"source\": ");
-	json_string(stdout, source);
+	audit_json_string(stdout, source);
 	printf(", \"object\": ");
-	json_string(stdout, e->object);
+	audit_json_string(stdout, e->object);
 	printf(", \"class\": \"%s\", \"arches\": [",
 	       audit_class_name(e->class));
 	print_arches(t, e, NULL, true);
 	printf("], \"why\": [");
 	for (r = e->first; r < e->last; r++) {
 		printf("%s{\"arch\": ", r == e->first ? "" : ", ");
-		json_string(stdout, t->variants[r->variant].name);
+		audit_json_string(stdout, t->variants[r->variant].name);
 		printf(", \"class\": \"%s\", \"why\": ",
 		       audit_class_name(r->class));
-		json_string(stdout, r->why);
+		audit_json_string(stdout, r->why);
 		putchar('}');
 	}
 	printf("], \"license\": ");
-	json_string(stdout, license);
+	audit_json_string(stdout, license);
 	printf(", \"spdx\": ");
 	if (spdx)
-		json_string(stdout, spdx);
+		audit_json_string(stdout, spdx);
 	else
 		fputs("null", stdout);
 	printf(", \"agreement\": \"%s\", \"tags\": ", agreement(license, spdx));
-	json_string(stdout, tags ? tags : "");
+	audit_json_string(stdout, tags ? tags : "");
 	putchar('}');
 }
 

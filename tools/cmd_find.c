@@ -51,7 +51,7 @@ static int find_one(struct inspector *in, const char *input)
 	if (err) {
 		fprintf(stderr, PROG ": \"%s\": %s\n", input, err->message);
 		kms_error_destroy(err);
-		symspec_free(&spec);
+		symspec_release(&spec);
 		return 1;
 	}
 	if (in->opts->json) {
@@ -74,7 +74,7 @@ static int find_one(struct inspector *in, const char *input)
 		status = 1;
 	}
 	symspec_matches_free(&m);
-	symspec_free(&spec);
+	symspec_release(&spec);
 	return status;
 }
 

@@ -96,7 +96,7 @@ fail:
 	report(in, where, input, err->message);
 	kms_error_destroy(err);
 out:
-	symspec_free(&spec);
+	symspec_release(&spec);
 	return status;
 }
 

@@ -200,7 +200,7 @@ static int run(struct inspector *in, const void *settings, int argc,
 	fputs(line, stdout);
 	status = 0;
 out:
-	symspec_free(&spec);
+	symspec_release(&spec);
 	return status;
 }
 

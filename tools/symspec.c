@@ -11,7 +11,7 @@
 #include "annotate.h"
 #include "symspec.h"
 
-void symspec_free(struct symspec *spec)
+void symspec_release(struct symspec *spec)
 {
 	free(spec->name);
 	free(spec->modules);

@@ -78,15 +78,19 @@ struct symspec_matches {
 };
 
 /*
- * Parse @text into @ret (free it with symspec_free(), also after an
- * error).  On a syntax error, returns an error whose message says what is
- * wrong, without the input: the caller names it.  @allow_address: a bare
- * hex word is an address.
+ * Parse @text into @ret (release it with symspec_release(), also after
+ * an error).  On a syntax error, returns an error whose message says
+ * what is wrong, without the input: the caller names it.  @allow_address:
+ * a bare hex word is an address.
  */
 struct kms_error *symspec_parse(const char *text, bool allow_address,
 				struct symspec *ret);
 
-void symspec_free(struct symspec *spec);
+/*
+ * Free what @spec holds (not @spec itself, which callers keep on the
+ * stack) and zero it, as kms_strmap_release() does.
+ */
+void symspec_release(struct symspec *spec);
 
 /* Every instance of @spec's name that passes its qualifiers. */
 struct kms_error *symspec_match(struct inspector *in,

@@ -149,3 +149,21 @@ fixture() {
 	fi
 	echo "$dir"
 }
+
+# fixture_tables: the relocatable fixture in $fx, its image in $v, its
+# tables generated into fx.kms in $tmp, the working directory.
+fixture_tables() {
+	fx=$(fixture relocatable)
+	v=$fx/vmlinux
+	cd "$tmp" || exit 1
+	kms_gen -q -f sidecar -o fx.kms "$v" || fail "generate"
+}
+
+# fixture_copy: the relocatable fixture ($fx) copied into $tmp, the
+# working directory, to be damaged there, with its tables in good.kms.
+fixture_copy() {
+	fx=$(fixture relocatable)
+	cd "$tmp" || exit 1
+	cp -a "$fx"/. .
+	kms_gen -q -f sidecar -o good.kms vmlinux || fail "generate"
+}

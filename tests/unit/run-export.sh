@@ -10,10 +10,7 @@
 # shellcheck source=SCRIPTDIR/../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-fx=$(fixture relocatable)
-cd "$tmp" || exit 1
-kms_gen -q -f sidecar -o fx.kms "$fx/vmlinux" || fail "generate"
-v=$fx/vmlinux
+fixture_tables
 
 kms export -t fx.kms --format=ranges "$v" > ranges || fail "export --format=ranges"
 sed -E 's/ [0-9a-f]{8}-[0-9a-f]{8} ([a-z])/ OFF-OFF \1/' ranges > ranges.n

@@ -10,10 +10,7 @@
 # shellcheck source=SCRIPTDIR/../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-fx=$(fixture relocatable)
-cd "$tmp" || exit 1
-kms_gen -q -f sidecar -o fx.kms "$fx/vmlinux" || fail "generate"
-v=$fx/vmlinux
+fixture_tables
 objcopy --strip-debug "$v" nodwarf || fail "objcopy --strip-debug"
 kms list -t fx.kms "$v" > list || fail "list"
 

@@ -10,10 +10,7 @@
 # shellcheck source=SCRIPTDIR/../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-fx=$(fixture relocatable)
-cd "$tmp" || exit 1
-cp -a "$fx"/. .
-kms_gen -q -f sidecar -o good.kms vmlinux || fail "generate"
+fixture_copy
 size=$(stat -c %s vmlinux)
 mutate() { "$KMS_BUILD/kms-mutate" good.kms "$@" || fail "kms-mutate $*"; }
 long=$(printf 'a%.0s' $(seq 5000))

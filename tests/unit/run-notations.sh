@@ -9,10 +9,7 @@
 # shellcheck source=SCRIPTDIR/../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-fx=$(fixture relocatable)
-cd "$tmp" || exit 1
-kms_gen -q -f sidecar -o fx.kms "$fx/vmlinux" || fail "generate"
-v=$fx/vmlinux
+fixture_tables
 objcopy --strip-debug "$v" nodwarf || fail "objcopy --strip-debug"
 norm() { sed -E 's/\b(0x)?ffffffff8[0-9a-f]{7}\b/ADDR/g; s#/0x[0-9a-f]+#/SIZE#g'; }
 # lookup_all IMAGE SPEC...: each answer, or its error, normalised.

@@ -8,10 +8,7 @@
 # shellcheck source=SCRIPTDIR/../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-fx=$(fixture relocatable)
-cd "$tmp" || exit 1
-kms_gen -q -f sidecar -o fx.kms "$fx/vmlinux" || fail "generate"
-v=$fx/vmlinux
+fixture_tables
 kaslr=0x1000000
 
 # The live file: list's text, every address moved by the offset.

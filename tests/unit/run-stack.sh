@@ -10,9 +10,7 @@
 # shellcheck source=SCRIPTDIR/../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-fx=$(fixture relocatable)
-cd "$tmp" || exit 1
-kms_gen -q -f sidecar -o fx.kms "$fx/vmlinux" || fail "generate"
+fixture_tables
 # The fixture has no build id: a copy with one, as kernels have.
 build_id=0123456789abcdef0123456789abcdef01234567
 {

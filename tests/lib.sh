@@ -167,3 +167,9 @@ fixture_copy() {
 	cp -a "$fx"/. .
 	kms_gen -q -f sidecar -o good.kms vmlinux || fail "generate"
 }
+
+# lookup_error SPEC PROBLEM: after fixture_tables, looking SPEC up fails
+# with exit 1 and the one line 'kallmodsyms: "SPEC": PROBLEM'.
+lookup_error() {
+	testrun_error 1 "kallmodsyms: \"$1\": $2" kms lookup -t fx.kms "$v" "$1"
+}

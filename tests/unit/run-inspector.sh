@@ -163,12 +163,9 @@ kallmodsyms: "event_show+0x2": 4 instances of event_show; pick one by sympos (ev
 	ADDR t event_show	[mod_b]	sympos=3
 	ADDR t event_show	{sort.o}	sympos=4
 EOF
-testrun_error 1 'kallmodsyms: "event_show+0x2 [ext9]": no instance of the symbol has these qualifiers' \
-	kms lookup -t fx.kms "$v" 'event_show+0x2 [ext9]'
-testrun_error 1 'kallmodsyms: "event_show+0x100 [mod_a]": offset past the end of the symbol' \
-	kms lookup -t fx.kms "$v" 'event_show+0x100 [mod_a]'
-testrun_error 1 'kallmodsyms: "0xffffffff81000000 [mod_a]": [module] {objfile} qualify a symbol name, not an address' \
-	kms lookup -t fx.kms "$v" '0xffffffff81000000 [mod_a]'
+lookup_error 'event_show+0x2 [ext9]' 'no instance of the symbol has these qualifiers'
+lookup_error 'event_show+0x100 [mod_a]' 'offset past the end of the symbol'
+lookup_error '0xffffffff81000000 [mod_a]' '[module] {objfile} qualify a symbol name, not an address'
 
 # Batch from stdin: bad lines are reported with their number, the rest
 # answered, exit 1.

@@ -107,26 +107,16 @@ kallmodsyms: "dup_fn,0": 2 instances of dup_fn; pick one by sympos (dup_fn,N), [
 EOF
 
 # Other errors name the input and the problem.
-testrun_error 1 'kallmodsyms: "event_show,5": sympos 5, but there are 4 symbols called event_show' \
-	kms lookup -t fx.kms "$v" 'event_show,5'
-testrun_error 1 'kallmodsyms: "ext9:event_show": no instance of the symbol has these qualifiers' \
-	kms lookup -t fx.kms "$v" 'ext9:event_show'
-testrun_error 1 'kallmodsyms: "drivers/base/core.o:show": no instance of the symbol has these qualifiers' \
-	kms lookup -t fx.kms "$v" 'drivers/base/core.o:show'
-testrun_error 1 'kallmodsyms: "no_such_fn,1": no such symbol' \
-	kms lookup -t fx.kms "$v" 'no_such_fn,1'
-testrun_error 1 "kallmodsyms: \"'x.c::show\": unterminated quote" \
-	kms lookup -t fx.kms "$v" "'x.c::show"
-testrun_error 1 "kallmodsyms: \"'x.c':show\": no :: after the quoted file name" \
-	kms lookup -t fx.kms "$v" "'x.c':show"
-testrun_error 1 'kallmodsyms: "show,": no position after '"','" \
-	kms lookup -t fx.kms "$v" 'show,'
-testrun_error 1 'kallmodsyms: "a:b:show": more than one '"':'" \
-	kms lookup -t fx.kms "$v" 'a:b:show'
-testrun_error 1 'kallmodsyms: "show+0x1+0x2": two offsets' \
-	kms lookup -t fx.kms "$v" 'show+0x1+0x2'
-testrun_error 1 'kallmodsyms: "show+zz": bad offset after +' \
-	kms lookup -t fx.kms "$v" 'show+zz'
+lookup_error 'event_show,5' 'sympos 5, but there are 4 symbols called event_show'
+lookup_error 'ext9:event_show' 'no instance of the symbol has these qualifiers'
+lookup_error 'drivers/base/core.o:show' 'no instance of the symbol has these qualifiers'
+lookup_error 'no_such_fn,1' 'no such symbol'
+lookup_error "'x.c::show" 'unterminated quote'
+lookup_error "'x.c':show" 'no :: after the quoted file name'
+lookup_error 'show,' "no position after ','"
+lookup_error 'a:b:show' "more than one ':'"
+lookup_error 'show+0x1+0x2' 'two offsets'
+lookup_error 'show+zz' 'bad offset after +'
 
 # find takes the same notations and prints each instance's sympos.
 kms find -t fx.kms "$v" 'core.o:event_show' 'ext9_helper,2' 'liquid_probe' | norm > out ||

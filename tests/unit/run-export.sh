@@ -12,23 +12,24 @@
 
 fixture_tables
 
-kms export -t fx.kms --format=ranges "$v" > ranges || fail "export --format=ranges"
-sed -E 's/ [0-9a-f]{8}-[0-9a-f]{8} ([a-z])/ OFF-OFF \1/' ranges > ranges.n
+# offs FILE: the ranges with their offsets, which the compiler decides, as
+# OFF-OFF; but .bss's, which are the variables' sizes.
+offs() { sed -E '/^\.bss /!s/ [0-9a-f]{8}-[0-9a-f]{8} ([a-z])/ OFF-OFF \1/' "$1"; }
 # ext9's adjacent inode.o and super.o ranges are one run; liquid's shared
 # object is a run of its own; .init.text's anchor is the linker script's
 # _sinittext = . at its start.
-testrun_compare cat ranges.n <<'EOF'
-.text 00000000-00000000 = _text
+text_ranges='.text 00000000-00000000 = _text
 .text OFF-OFF ext9
 .text OFF-OFF mod_a
 .text OFF-OFF mod_b
 .text OFF-OFF liquid liquid_vf
 .text OFF-OFF liquid
 .text OFF-OFF liquid_vf
-.text OFF-OFF ext9
-.init.text 00000000-00000000 = _sinittext
-.init.text OFF-OFF ext9
-EOF
+.text OFF-OFF ext9'
+init_ranges='.init.text 00000000-00000000 = _sinittext
+.init.text OFF-OFF ext9'
+kms export -t fx.kms --format=ranges "$v" > ranges || fail "export --format=ranges"
+printf '%s\n' "$text_ranges" "$init_ranges" | testrun_compare offs ranges
 
 # Each run starts at a symbol of its modules, and the code on either side
 # of its ends is someone else's.
@@ -72,40 +73,14 @@ EOF
 # no line and that .text line ends at the end of .init.text's offsets.
 kms_gen -q --all-classes -f sidecar -o all.kms "$v" || fail "generate --all-classes"
 kms export -t all.kms --format=ranges "$v" > all || fail "export, every class"
-sed -E '/^\.bss /!s/ [0-9a-f]{8}-[0-9a-f]{8} ([a-z])/ OFF-OFF \1/' all > all.n
-testrun_compare cat all.n <<'EOF'
-.text 00000000-00000000 = _text
-.text OFF-OFF ext9
-.text OFF-OFF mod_a
-.text OFF-OFF mod_b
-.text OFF-OFF liquid liquid_vf
-.text OFF-OFF liquid
-.text OFF-OFF liquid_vf
-.text OFF-OFF ext9
-.init.text 00000000-00000000 = _sinittext
-.init.text OFF-OFF ext9
-.data OFF-OFF liquid liquid_vf
+data_ranges='.data OFF-OFF liquid liquid_vf
 .data OFF-OFF ext9
 .bss 00000000-00000000 = reset_devices
-.bss 00000004-00000008 ext9
-EOF
+.bss 00000004-00000008 ext9'
+printf '%s\n' "$text_ranges" "$init_ranges" "$data_ranges" | testrun_compare offs all
 kms export -t all.kms --format=ranges --map "$fx/vmlinux.map" "$v" > all-map ||
 	fail "export --map"
-sed -E '/^\.bss /!s/ [0-9a-f]{8}-[0-9a-f]{8} ([a-z])/ OFF-OFF \1/' all-map > all-map.n
-testrun_compare cat all-map.n <<'EOF'
-.text 00000000-00000000 = _text
-.text OFF-OFF ext9
-.text OFF-OFF mod_a
-.text OFF-OFF mod_b
-.text OFF-OFF liquid liquid_vf
-.text OFF-OFF liquid
-.text OFF-OFF liquid_vf
-.text OFF-OFF ext9
-.data OFF-OFF liquid liquid_vf
-.data OFF-OFF ext9
-.bss 00000000-00000000 = reset_devices
-.bss 00000004-00000008 ext9
-EOF
+printf '%s\n' "$text_ranges" "$data_ranges" | testrun_compare offs all-map
 init_size=$(readelf -SW "$v" | sed -n 's/.* \.init\.text *PROGBITS *[0-9a-f]* [0-9a-f]* \([0-9a-f]*\) .*/\1/p')
 testrun_compare sed -n 2p all-map <<EOF
 .text 00000000-$(printf '%08x' $((0x$init_size))) ext9

@@ -38,7 +38,7 @@ kms list -t dwarf.kms "$fx/vmlinux" > dwarf.list || fail "list --dwarf"
 # Only what DWARF cannot know differs: the top-level asm function at _text
 # has no compile unit (so no object, and no module), and the parts of the
 # ld -r composite dup.o are told apart by their own units.
-testrun_compare sh -c 'diff build.list dwarf.list; true' <<'EOF'
+cat > text.diff <<'EOF'
 1,3c1,3
 < ffffffff81000000 t ext9_iget.cold	[ext9] {inode.o}
 < ffffffff81000000 T _stext	[ext9] {inode.o}
@@ -54,6 +54,7 @@ testrun_compare sh -c 'diff build.list dwarf.list; true' <<'EOF'
 > ffffffff8100006b t dup_fn	{dup1.o}
 > ffffffff8100006f t dup_fn	{dup2.o}
 EOF
+testrun_compare sh -c 'diff build.list dwarf.list; true' < text.diff
 
 # Every class (--all-classes): data is where the units' variables lie.
 # Only what the build tree cannot know differs from its tables besides
@@ -71,21 +72,7 @@ kms_gen -q --dwarf --all-classes -s --ranges ranges -f sidecar \
 	fail "generate --dwarf --all-classes"
 kms list -t dwarf-all.kms "$fx/vmlinux" > dwarf-all.list ||
 	fail "list --dwarf --all-classes"
-testrun_compare sh -c 'diff build-all.list dwarf-all.list; true' <<'EOF'
-1,3c1,3
-< ffffffff81000000 t ext9_iget.cold	[ext9] {inode.o}
-< ffffffff81000000 T _stext	[ext9] {inode.o}
-< ffffffff81000000 T _text	[ext9] {inode.o}
----
-> ffffffff81000000 t ext9_iget.cold
-> ffffffff81000000 T _stext
-> ffffffff81000000 T _text
-21,22c21,22
-< ffffffff8100006b t dup_fn
-< ffffffff8100006f t dup_fn
----
-> ffffffff8100006b t dup_fn	{dup1.o}
-> ffffffff8100006f t dup_fn	{dup2.o}
+cat text.diff - <<'EOF' | testrun_compare sh -c 'diff build-all.list dwarf-all.list; true'
 36,37c36,37
 < ffffffff81001014 d dup_count
 < ffffffff81001018 d dup_count

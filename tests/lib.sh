@@ -173,3 +173,23 @@ fixture_copy() {
 lookup_error() {
 	testrun_error 1 "kallmodsyms: \"$1\": $2" kms lookup -t fx.kms "$v" "$1"
 }
+
+# fixture_objects: kallmodsyms-gen -e's lines for the objects every link of
+# the fixture through vmlinux.a orders alike, init/main.o to
+# drivers/notbuiltin/helper.o; each link puts its others around them.
+fixture_objects() {
+	cat <<'EOF'
+init/main.o
+kernel/smp.o	{kernel/smp.o}
+kernel/sched/core.o	{sched/core.o}
+kernel/events/core.o	{core.o}
+arch/x86/kernel/smp.o	{x86/kernel/smp.o}
+drivers/base/core.o	{base/core.o}
+drivers/a/core.o	[mod_a]
+drivers/b/core.o	[mod_b]
+drivers/net/liquid/common.o	[liquid] [liquid_vf]
+drivers/net/liquid/main.o	[liquid]
+drivers/net/liquid/vf_main.o	[liquid_vf]
+drivers/notbuiltin/helper.o
+EOF
+}

@@ -30,24 +30,11 @@ testrun_compare grep -E '^ +[0-9a-f]+ +[0-9a-f]+ +[0-9a-f]+ +[0-9]+ {9}[^ ]*(cor
 EXPECT
 
 # Objects, modules and names as docs/DESIGN.md's rules give them.
-testrun_compare kms_gen -q -e -f sidecar -o "$tmp/lld.kms" "$fx/vmlinux" <<'EXPECT'
-fs/ext9/inode.o	[ext9] {inode.o}
-init/main.o
-kernel/smp.o	{kernel/smp.o}
-kernel/sched/core.o	{sched/core.o}
-kernel/events/core.o	{core.o}
-arch/x86/kernel/smp.o	{x86/kernel/smp.o}
-drivers/base/core.o	{base/core.o}
-drivers/a/core.o	[mod_a]
-drivers/b/core.o	[mod_b]
-drivers/net/liquid/common.o	[liquid] [liquid_vf]
-drivers/net/liquid/main.o	[liquid]
-drivers/net/liquid/vf_main.o	[liquid_vf]
-drivers/notbuiltin/helper.o
-drivers/dup/dup.o
-fs/ext9/super.o	[ext9] {super.o}
-lib/sort.o	{sort.o}
-EXPECT
+{
+	echo 'fs/ext9/inode.o	[ext9] {inode.o}'
+	fixture_objects
+	printf '%s\n' drivers/dup/dup.o 'fs/ext9/super.o	[ext9] {super.o}' 'lib/sort.o	{sort.o}'
+} | testrun_compare kms_gen -q -e -f sidecar -o "$tmp/lld.kms" "$fx/vmlinux"
 
 # Every link mode: the listing is GNU ld's, symbol for symbol.
 for mode in relocatable archive direct; do

@@ -35,6 +35,7 @@ failures=0
 # The tools, run under $KMS_WRAP.
 kms_gen() { $KMS_WRAP "$KMS_BUILD/kallmodsyms-gen" "$@"; }
 kms() { $KMS_WRAP "$KMS_BUILD/kallmodsyms" "$@"; }
+audit() { $KMS_WRAP "$KMS_BUILD/kallmodsyms-audit" "$@"; }
 
 # A check fed through a pipe ("printf ... | testrun_compare ...") must
 # count its failure in this shell.

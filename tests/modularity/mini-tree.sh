@@ -1,7 +1,24 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 #
-# Sourced by run-modularity.sh.
+# Sourced by run-modularity.sh and run-patches.sh, after tests/lib.sh: the
+# mini tree, configured by the test kernel's kconfig (need_kernel).
+
+# $tests_dir: tests/lib.sh's.
+# shellcheck disable=SC2154
+# shellcheck source=SCRIPTDIR/../kernel/kernels.sh
+. "$tests_dir/kernel/kernels.sh"
+
+# mini_tree_configured CONFIG...: the mini tree in src/ and its build
+# directory obj/, with the test kernel's kconfig conf (need_kernel's
+# $kbuild) and a .config that sets each CONFIG_ symbol named to y.
+mini_tree_configured() {
+	make_mini_tree src
+	mkdir -p obj/scripts/kconfig
+	ln -s "$kbuild/scripts/kconfig/conf" obj/scripts/kconfig/conf
+	printf 'CONFIG_%s=y\n' "$@" > obj/.config
+}
+
 make_mini_tree() {
 	local t=$1
 	mkdir -p "$t"/{a,b/sub,dtri,dbool,lib,arch/x86/lib,arch/x86/drv,cond,toplib}

@@ -15,7 +15,6 @@
 # shellcheck source=SCRIPTDIR/../kernel/env.sh
 . "$tests_dir/kernel/env.sh"
 cache=$kms_cache
-audit() { $KMS_WRAP "$KMS_BUILD/kallmodsyms-audit" "$@"; }
 
 # The archives' members, relative to the build tree, sorted.
 members() { # BUILD

@@ -8,20 +8,13 @@
 # test kernel's build.
 # shellcheck source=SCRIPTDIR/../lib.sh
 . "$(dirname "$0")/../lib.sh"
-# shellcheck source=SCRIPTDIR/../kernel/kernels.sh
-. "$tests_dir/kernel/kernels.sh"
 # shellcheck source=SCRIPTDIR/mini-tree.sh
 . "$tests_dir/modularity/mini-tree.sh"
 
 need_kernel small
 cd "$tmp" || exit 1
-audit() { $KMS_WRAP "$KMS_BUILD/kallmodsyms-audit" "$@"; }
-
-make_mini_tree src
-mkdir -p obj/scripts/kconfig
-ln -s "$kbuild/scripts/kconfig/conf" obj/scripts/kconfig/conf
-printf 'CONFIG_%s=y\n' MODULES A_TRI B_BOOL C_DEFTRI D_DEFBOOL E_LATE \
-	DIR_TRI DIR_BOOL COMP_TRI MEMBER_BOOL F_NEEDS_Y > obj/.config
+mini_tree_configured MODULES A_TRI B_BOOL C_DEFTRI D_DEFBOOL E_LATE \
+	DIR_TRI DIR_BOOL COMP_TRI MEMBER_BOOL F_NEEDS_Y
 echo '# CONFIG_UNSET is not set' >> obj/.config
 
 # Every object as kbuild would link it with every tristate at m.

@@ -9,20 +9,13 @@
 # audit finds only the files it refused to rewrite.
 # shellcheck source=SCRIPTDIR/../lib.sh
 . "$(dirname "$0")/../lib.sh"
-# shellcheck source=SCRIPTDIR/../kernel/kernels.sh
-. "$tests_dir/kernel/kernels.sh"
 # shellcheck source=SCRIPTDIR/mini-tree.sh
 . "$tests_dir/modularity/mini-tree.sh"
 
 need_kernel small
 cd "$tmp" || exit 1
-audit() { $KMS_WRAP "$KMS_BUILD/kallmodsyms-audit" "$@"; }
-
-make_mini_tree src
-mkdir -p obj/scripts/kconfig
-ln -s "$kbuild/scripts/kconfig/conf" obj/scripts/kconfig/conf
-printf 'CONFIG_%s=y\n' MODULES A_TRI B_BOOL C_DEFTRI D_DEFBOOL E_LATE \
-	DIR_TRI DIR_BOOL COMP_TRI MEMBER_BOOL > obj/.config
+mini_tree_configured MODULES A_TRI B_BOOL C_DEFTRI D_DEFBOOL E_LATE \
+	DIR_TRI DIR_BOOL COMP_TRI MEMBER_BOOL
 
 # One source per case.  b_bool.c: between two blank lines; always.c: over
 # two lines; libthing.c: last, after a blank line; bcomp_x.c: under

@@ -11,7 +11,6 @@
 . "$(dirname "$0")/../lib.sh"
 
 cd "$tmp" || exit 1
-audit() { $KMS_WRAP "$KMS_BUILD/kallmodsyms-audit" "$@"; }
 
 mkdir -p src/{drv,lib,arch/good,arch/other,arch/bad}
 for a in good other bad; do

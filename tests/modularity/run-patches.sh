@@ -107,18 +107,16 @@ series() { # DIR TREE: write the series, check what is said on the way
 	[ "$(cat "$tmp/err")" = "$4" ] ||
 		fail "--patches $1: warned $(cat "$tmp/err")"
 }
-series s1 src "2 patches, 3 files, 2 left alone" "$expected_warnings"
-testrun_compare ls s1 <<'EOF_L'
-0000-cover-letter.patch
-0001-kbuild-a-remove-MODULE_LICENSE-in-non-modules.patch
-0002-kbuild-lib-remove-MODULE_LICENSE-in-non-modules.patch
-series
-EOF_L
-testrun_compare cat s1/0001-kbuild-a-remove-MODULE_LICENSE-in-non-modules.patch <<'EOF_P'
+
+# patch_head N/M SUBJECT FILE...: the head every patch of the series opens
+# with, the commit message's first paragraph included, then the FILEs
+# (cat's: - for stdin), the rest of the patch.
+patch_head() {
+	cat <<EOF_H
 From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001
 From: A U Thor <author@example.org>
 Date: Thu, 1 Jan 1970 00:00:00 +0000
-Subject: [PATCH 1/2] kbuild, a: remove MODULE_LICENSE in non-modules
+Subject: [PATCH $1] $2
 
 modules.builtin is made from the file= records in
 modules.builtin.modinfo, which MODULE_LICENSE() writes for built-in
@@ -129,6 +127,19 @@ built-in module, and modprobe and every tool that reads
 modules.builtin or modules.builtin.ranges then believe that a module
 exists where there is none.
 
+EOF_H
+	shift 2
+	cat "$@"
+}
+
+series s1 src "2 patches, 3 files, 2 left alone" "$expected_warnings"
+testrun_compare ls s1 <<'EOF_L'
+0000-cover-letter.patch
+0001-kbuild-a-remove-MODULE_LICENSE-in-non-modules.patch
+0002-kbuild-lib-remove-MODULE_LICENSE-in-non-modules.patch
+series
+EOF_L
+patch_head 1/2 'kbuild, a: remove MODULE_LICENSE in non-modules' - <<'EOF_P' | testrun_compare cat s1/0001-kbuild-a-remove-MODULE_LICENSE-in-non-modules.patch
 None of these files can be built as a module, so remove their
 MODULE_LICENSE():
 
@@ -173,21 +184,7 @@ diff --git a/a/b_bool.c b/a/b_bool.c
 kallmodsyms-audit 0.1
 
 EOF_P
-testrun_compare cat s1/0002-kbuild-lib-remove-MODULE_LICENSE-in-non-modules.patch <<'EOF_P'
-From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001
-From: A U Thor <author@example.org>
-Date: Thu, 1 Jan 1970 00:00:00 +0000
-Subject: [PATCH 2/2] kbuild, lib: remove MODULE_LICENSE in non-modules
-
-modules.builtin is made from the file= records in
-modules.builtin.modinfo, which MODULE_LICENSE() writes for built-in
-code (include/linux/module.h: MODULE_LICENSE() is MODULE_FILE there),
-and modules.builtin.ranges follows it.  Code that can never be a
-module but declares MODULE_LICENSE() is therefore listed as a
-built-in module, and modprobe and every tool that reads
-modules.builtin or modules.builtin.ranges then believe that a module
-exists where there is none.
-
+patch_head 2/2 'kbuild, lib: remove MODULE_LICENSE in non-modules' - <<'EOF_P' | testrun_compare cat s1/0002-kbuild-lib-remove-MODULE_LICENSE-in-non-modules.patch
 This file cannot be built as a module, so remove its
 MODULE_LICENSE():
 
@@ -212,21 +209,7 @@ diff --git a/lib/libthing.c b/lib/libthing.c
 kallmodsyms-audit 0.1
 
 EOF_P
-testrun_compare cat s1/0000-cover-letter.patch <<'EOF_P'
-From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001
-From: A U Thor <author@example.org>
-Date: Thu, 1 Jan 1970 00:00:00 +0000
-Subject: [PATCH 0/2] kbuild: remove MODULE_LICENSE in non-modules
-
-modules.builtin is made from the file= records in
-modules.builtin.modinfo, which MODULE_LICENSE() writes for built-in
-code (include/linux/module.h: MODULE_LICENSE() is MODULE_FILE there),
-and modules.builtin.ranges follows it.  Code that can never be a
-module but declares MODULE_LICENSE() is therefore listed as a
-built-in module, and modprobe and every tool that reads
-modules.builtin or modules.builtin.ranges then believe that a module
-exists where there is none.
-
+patch_head 0/2 'kbuild: remove MODULE_LICENSE in non-modules' - <<'EOF_P' | testrun_compare cat s1/0000-cover-letter.patch
 This series removes MODULE_LICENSE() from 3 files that can never
 be modules, in 2 patches, one per MAINTAINERS section:
 

@@ -20,7 +20,6 @@
 #include "guest.h"
 
 #define MAX_FILES 8
-#define MAX_ROUNDS 1000
 
 static char buf[1 << 17];
 
@@ -86,16 +85,11 @@ int main(int argc, char **argv)
 		argc -= 2;
 		argv += 2;
 	}
-	if (argc < 3 || argc - 2 > MAX_FILES) {
-		fprintf(stderr, "usage: guest-read [-o OPENS] ROUNDS FILE...\n");
+	if (argc < 3 || argc - 2 > MAX_FILES)
+		return usage("guest-read [-o OPENS] ROUNDS FILE...");
+	rounds = parse_rounds("guest-read", argv[1]);
+	if (rounds < 0)
 		return 2;
-	}
-	rounds = atoi(argv[1]);
-	if (rounds < 1 || rounds > MAX_ROUNDS) {
-		fprintf(stderr, "guest-read: ROUNDS must be 1..%d\n",
-			MAX_ROUNDS);
-		return 2;
-	}
 	nfiles = argc - 2;
 
 	for (f = 0; f < nfiles; f++)	/* warm the caches once */

@@ -20,7 +20,6 @@
 #include "guest.h"
 
 #define MAX_COMMANDS 8
-#define MAX_ROUNDS 1000
 
 /* 0, or -1 with a message naming FILE and COMMAND. */
 static int write_command(const char *path, int flags, const char *command)
@@ -44,16 +43,11 @@ int main(int argc, char **argv)
 	static long long ns[MAX_COMMANDS][MAX_ROUNDS];
 	int rounds, ncommands, flags, r, c;
 
-	if (argc < 5 || argc - 4 > MAX_COMMANDS) {
-		fprintf(stderr, "usage: guest-write ROUNDS FILE trunc|append COMMAND...\n");
+	if (argc < 5 || argc - 4 > MAX_COMMANDS)
+		return usage("guest-write ROUNDS FILE trunc|append COMMAND...");
+	rounds = parse_rounds("guest-write", argv[1]);
+	if (rounds < 0)
 		return 2;
-	}
-	rounds = atoi(argv[1]);
-	if (rounds < 1 || rounds > MAX_ROUNDS) {
-		fprintf(stderr, "guest-write: ROUNDS must be 1..%d\n",
-			MAX_ROUNDS);
-		return 2;
-	}
 	if (!strcmp(argv[3], "trunc")) {
 		flags = O_TRUNC;
 	} else if (!strcmp(argv[3], "append")) {

@@ -112,9 +112,10 @@ qemu_start() {
 	at_exit "kill $qemu_pid 2> /dev/null"
 }
 
-# make_initramfs OUT GUEST_SCRIPT [PROGRAM...]: PROGRAMs go to /bin.
+# make_initramfs OUT GUEST_SCRIPT [PROGRAM|DIR=PATH...]: PROGRAMs go to
+# /bin, each DIR's tree to PATH.
 make_initramfs() {
-	local out=$1 script=$2 root
+	local out=$1 script=$2 root f
 	shift 2
 	root=$(mktemp -d "$tmp/initramfs.XXXXXX")
 	chmod 755 "$root"
@@ -144,7 +145,13 @@ reboot -f
 INIT
 	chmod +x "$root/init"
 	cp "$script" "$root/test.sh"
-	[ $# -eq 0 ] || cp "$@" "$root/bin/"
+	for f in "$@"; do
+		case $f in
+		*=/*)	mkdir -p "$root/${f#*=}"
+			cp -R "${f%%=*}/." "$root/${f#*=}/" ;;
+		*)	cp "$f" "$root/bin/" ;;
+		esac
+	done
 	echo 'root:x:0:0:root:/:/bin/sh' > "$root/etc/passwd"
 	echo 'nobody:x:65534:65534:nobody:/:/bin/sh' >> "$root/etc/passwd"
 	(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$out"

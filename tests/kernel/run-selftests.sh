@@ -4,9 +4,12 @@
 #
 # The series' own tests, as the kernel runs them: the KUnit suites of patch
 # 0005 (built into the small kernel, run at boot, read with the tree's
-# tools/testing/kunit/kunit.py parse) and the kselftest of patch 0006
+# tools/testing/kunit/kunit.py parse), the kselftest of patch 0006
 # (tools/testing/selftests/kallmodsyms/kallmodsyms.sh of the tree, run in
-# the guest).  One boot serves both.
+# the guest) and, where the series has the tracing patches (6.12), the
+# tree's ftracetest on its kprobe_events cases: 0011's
+# kprobe_builtin_module.tc, which must pass, and the cases whose parse
+# 0010 touches, which must not fail.  One boot serves all.
 # shellcheck source=SCRIPTDIR/../lib.sh
 . "$(dirname "$0")/../lib.sh"
 # shellcheck source=SCRIPTDIR/kernels.sh
@@ -20,15 +23,36 @@ src=$kbuild/source
 grep -qx 'CONFIG_KALLMODSYMS_KUNIT_TEST=y' "$kbuild/.config" ||
 	{ fail "the small kernel has no CONFIG_KALLMODSYMS_KUNIT_TEST"; exit 1; }
 
-cat > guest.sh <<'EOF'
+ftrace_cases=(kprobe_eventname kprobe_syntax_errors kprobe_non_uniq_symbol
+	uprobe_syntax_errors)
+ftrace_others=$(printf 'test.d/kprobe/%s.tc ' "${ftrace_cases[@]}")
+ftrace=()
+[ -f "$src/tools/testing/selftests/ftrace/test.d/kprobe/kprobe_builtin_module.tc" ] &&
+	ftrace=("$src/tools/testing/selftests/ftrace=/ftrace")
+cat > guest.sh <<EOF
 echo "@@@ kselftest"
 sh /bin/kallmodsyms.sh
-echo "exit $?"
+echo "exit \$?"
+if [ -d /ftrace ]; then
+	cd /ftrace
+	echo "@@@ ftracetest"
+	./ftracetest -K --fail-unsupported --fail-unresolved \
+		test.d/kprobe/kprobe_builtin_module.tc
+	st=\$?
+	echo "exit \$st"
+	[ \$st -eq 0 ] || ./ftracetest -vvv \
+		test.d/kprobe/kprobe_builtin_module.tc 2>&1 | tail -n 60
+	echo "@@@ ftracetest-others"
+	./ftracetest -K $ftrace_others
+	echo "exit \$?"
+	cd /
+fi
 echo "@@@ dmesg"
 dmesg
 EOF
 make_initramfs initrd.gz guest.sh \
-	"$src/tools/testing/selftests/kallmodsyms/kallmodsyms.sh"
+	"$src/tools/testing/selftests/kallmodsyms/kallmodsyms.sh" \
+	${ftrace[@]+"${ftrace[@]}"}
 boot "$(boot_image)" initrd.gz out || { fail "boot"; exit 1; }
 
 # KUnit: every case passed, by name.  (kunit.py changes to the tree's
@@ -107,5 +131,21 @@ ok 3 annotations are well-formed (N lines annotated)
 ok 4 unprivileged: addresses as in /proc/kallsyms, the rest as root's
 exit 0
 EOF
+
+# ftracetest: the new case passed; the others passed or were not
+# supported by the small config, none failed.
+if [ ${#ftrace[@]} -gt 0 ]; then
+	grep -E '^(not )?ok ' out/ftracetest > ftracetest
+	testrun_compare cat ftracetest <<'EOF'
+ok 1 Kprobe event on functions of built-in modules, MOD:SYM{OBJ}
+EOF
+	grep -qx 'exit 0' out/ftracetest ||
+		{ cat out/ftracetest; fail "ftracetest: exit status"; }
+	grep -E '^not ok ' out/ftracetest-others | grep -v '# SKIP' &&
+		fail "ftracetest: a kprobe_events case failed"
+	[ "$(grep -cE '^(not )?ok ' out/ftracetest-others)" -eq \
+		${#ftrace_cases[@]} ] ||
+		fail "ftracetest: not every kprobe_events case ran"
+fi
 
 finish

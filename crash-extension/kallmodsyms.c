@@ -16,6 +16,7 @@
  */
 #include <crash/defs.h>
 
+#include <kms/annotate.h>
 #include <kms/blob.h>
 #include <kms/error.h>
 #include <kms/format.h>
@@ -109,45 +110,16 @@ static bool load_tables(void)
 }
 
 /*
- * The object of symbol @sp (FORMAT.md 4): text classes for text symbols
- * alone; no absolute symbol; KMS_NONE when none.
+ * The object of symbol @sp (FORMAT.md 4, kms/annotate.h), KMS_NONE when
+ * none.  Per-CPU sections are not looked at: crash's per-CPU symbols are
+ * left bare.
  */
 static uint32_t symbol_object(const struct syment *sp)
 {
-	bool text_type = strchr("tTwW", sp->type) != NULL;
-	uint32_t range, cls;
+	struct kms_bases bases = { .text = kms_text };
 
-	if (strchr("aA", sp->type) || sp->value < kms_text ||
-	    sp->value - kms_text > UINT32_MAX)
-		return KMS_NONE;
-	range = kms_tables_find(kms_tables, KMS_BASE_TEXT,
-				sp->value - kms_text, NULL);
-	if (range == KMS_NONE)
-		return KMS_NONE;
-	cls = kms_range_class(kms_tables, range);
-	if (cls <= KMS_CLASS_INIT_TEXT && !text_type)
-		return KMS_NONE;
-	return kms_range_object(kms_tables, range);
-}
-
-/*
- * "[m1] [m2] {obj}" of object @obj on fp after @sep, nothing for
- * KMS_NONE.
- */
-static void print_annotation(uint32_t obj, char sep)
-{
-	uint32_t list, k, n;
-	const char *name;
-
-	if (obj == KMS_NONE)
-		return;
-	list = kms_object_modlist(kms_tables, obj);
-	n = list == KMS_NONE ? 0 : kms_modlist_count(kms_tables, list);
-	for (k = 0; k < n; k++, sep = ' ')
-		fprintf(fp, "%c[%s]", sep, kms_modlist_name(kms_tables, list, k));
-	name = kms_object_name(kms_tables, obj);
-	if (name)
-		fprintf(fp, "%c{%s}", sep, name);
+	return kms_symbol_object(kms_tables, &bases, sp->value, sp->type,
+				 NULL);
 }
 
 /* The size of @sp: up to the next symbol at another address. */
@@ -181,7 +153,7 @@ static void lookup_one(char *arg)
 	}
 	fprintf(fp, "%016lx %s+0x%lx/0x%lx", addr, sp->name, offset,
 		symbol_size(sp));
-	print_annotation(symbol_object(sp), ' ');
+	kms_print_object(fp, kms_tables, symbol_object(sp), " ");
 	fputc('\n', fp);
 }
 
@@ -195,7 +167,7 @@ static void sym_all(char *name)
 	}
 	for (sp = symbol_search(name); sp; sp = symbol_search_next(name, sp)) {
 		fprintf(fp, "%016lx %c %s", sp->value, sp->type, sp->name);
-		print_annotation(symbol_object(sp), '\t');
+		kms_print_object(fp, kms_tables, symbol_object(sp), "\t");
 		fputc('\n', fp);
 	}
 }

@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <kms/annotate.h>
 #include <kms/format.h>
 #include <kms/util.h>
 
-#include "annotate.h"
 #include "command.h"
 
 struct instance {

@@ -15,10 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <kms/annotate.h>
 #include <kms/format.h>
 #include <kms/util.h>
 
-#include "annotate.h"
 #include "command.h"
 
 static bool is_symbol_char(char c)

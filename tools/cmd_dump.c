@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* dump: the decoded tables, as FORMAT.md lays them out. */
+#include <kms/annotate.h>
 #include <kms/format.h>
 
-#include "annotate.h"
 #include "command.h"
 
 static void dump_ranges(const struct kms_tables *t)

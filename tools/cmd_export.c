@@ -39,12 +39,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <kms/annotate.h>
 #include <kms/format.h>
 #include <kms/linker_map.h>
 #include <kms/strmap.h>
 #include <kms/util.h>
 
-#include "annotate.h"
 #include "command.h"
 
 /* "a b" of object entry @obj's modules into @buf; false for none. */

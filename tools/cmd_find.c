@@ -5,9 +5,9 @@
  */
 #include <string.h>
 
+#include <kms/annotate.h>
 #include <kms/format.h>
 
-#include "annotate.h"
 #include "command.h"
 #include "symspec.h"
 

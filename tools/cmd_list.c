@@ -2,9 +2,9 @@
 /* list: every symbol as /proc/kallmodsyms prints it. */
 #include <string.h>
 
+#include <kms/annotate.h>
 #include <kms/format.h>
 
-#include "annotate.h"
 #include "command.h"
 
 /* Does object entry @obj pass the --module and --objfile filters? */

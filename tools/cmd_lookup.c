@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <kms/annotate.h>
 #include <kms/format.h>
 
-#include "annotate.h"
 #include "command.h"
 #include "symspec.h"
 

@@ -3,10 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <kms/annotate.h>
 #include <kms/format.h>
 #include <kms/util.h>
 
-#include "annotate.h"
 #include "command.h"
 
 static int compare_names(const void *a, const void *b)

@@ -2,9 +2,9 @@
 /* stats: what the tables hold and what they cost. */
 #include <string.h>
 
+#include <kms/annotate.h>
 #include <kms/format.h>
 
-#include "annotate.h"
 #include "command.h"
 
 /* What the sections of one class hold. */

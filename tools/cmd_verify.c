@@ -13,11 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <kms/annotate.h>
 #include <kms/format.h>
 #include <kms/gen.h>
 #include <kms/util.h>
 
-#include "annotate.h"
 #include "command.h"
 
 #define MAX_REPORTED 10

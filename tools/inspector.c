@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <kms/annotate.h>
 #include <kms/format.h>
 #include <kms/source.h>
 #include <kms/util.h>
 
-#include "annotate.h"
 #include "inspector.h"
 #include "kallsyms_copy.h"
 
@@ -217,52 +217,19 @@ bool inspector_absolute_percpu(struct inspector *in, uint64_t addr)
 	       start <= addr && addr < in->percpu_end;
 }
 
-/*
- * FORMAT.md 4: per-CPU data first, whatever the type letter (absolute
- * under --absolute-percpu); no other absolute symbol; the executable
- * classes for text symbols only, the others for any symbol.
- */
 uint32_t inspector_object_in(struct inspector *in, const struct kms_tables *t,
 			     const struct kms_symbol *sym, uint32_t *cursor)
 {
-	uint64_t pcpu, off;
-	uint32_t section, r, cls;
+	struct kms_bases bases = { .text = in->syms->text_address };
 
-	if (percpu_base(in, &pcpu) && sym->address >= pcpu &&
-	    (off = sym->address - pcpu) <= UINT32_MAX) {
-		r = kms_tables_find(t, KMS_BASE_PERCPU, off, NULL);
-		if (r != KMS_NONE)
-			return kms_range_object(t, r);
-	}
-	if (sym->type == 'A' || sym->type == 'a')
-		return KMS_NONE;
-	if (kms_is_text_type(sym->type))
-		return kms_address_object(t, in->syms->text_address,
-					  sym->address, cursor);
-	off = sym->address - in->syms->text_address;
-	if (sym->address < in->syms->text_address || off > UINT32_MAX)
-		return KMS_NONE;
-	r = kms_tables_find(t, KMS_BASE_TEXT, off, &section);
-	if (r == KMS_NONE)
-		return KMS_NONE;
-	cls = t->sections[section].cls;
-	return cls == KMS_CLASS_TEXT || cls == KMS_CLASS_INIT_TEXT ?
-		KMS_NONE : kms_range_object(t, r);
+	bases.has_percpu = percpu_base(in, &bases.percpu);
+	return kms_symbol_object(t, &bases, sym->address, sym->type, cursor);
 }
 
 uint32_t inspector_object(struct inspector *in, const struct kms_symbol *sym,
 			  uint32_t *cursor)
 {
 	return inspector_object_in(in, in->tables, sym, cursor);
-}
-
-bool kms_tables_all_classes(const struct kms_tables *t)
-{
-	for (uint32_t i = 0; i < t->nr_sections; i++)
-		if (t->sections[i].cls != KMS_CLASS_TEXT &&
-		    t->sections[i].cls != KMS_CLASS_INIT_TEXT)
-			return true;
-	return false;
 }
 
 void inspector_json_attribution(struct inspector *in, uint32_t obj)

@@ -113,9 +113,6 @@ bool inspector_absolute_percpu(struct inspector *in, uint64_t addr);
  */
 bool inspector_class_base(struct inspector *in, uint32_t cls, uint64_t *ret);
 
-/* Whether @t describes more than code (kallmodsyms-gen --all-classes). */
-bool kms_tables_all_classes(const struct kms_tables *t);
-
 /* "modules": [...], "objfile": ... of object entry @obj. */
 void inspector_json_attribution(struct inspector *in, uint32_t obj);
 

@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <kms/annotate.h>
 #include <kms/format.h>
 #include <kms/util.h>
 
-#include "annotate.h"
 #include "symspec.h"
 
 void symspec_release(struct symspec *spec)

@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <kms/annotate.h>	/* kms_is_text_type() */
 #include <kms/elf_file.h>
 #include <kms/error.h>
 
@@ -49,11 +50,5 @@ void kms_symbols_destroy(struct kms_symbols *symbols);
 
 /* nm's letter for one ELF symbol ('?' when nm would print '?'). */
 char kms_nm_type(struct kms_elf *elf, const GElf_Sym *sym);
-
-/* Is this a type letter that listings annotate (t T w W)? */
-static inline int kms_is_text_type(char type)
-{
-	return type == 't' || type == 'T' || type == 'w' || type == 'W';
-}
 
 #endif /* KMS_SYMBOLS_H */

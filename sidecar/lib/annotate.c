@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
+/* The annotation rule of FORMAT.md section 4 (kms/annotate.h). */
+#include <kms/annotate.h>
 #include <kms/format.h>
-
-#include "annotate.h"
 
 /* Range @r is in a _text-based section and holds @off. */
 static int range_holds(const struct kms_tables *t, uint32_t r, uint32_t off)
@@ -12,8 +12,9 @@ static int range_holds(const struct kms_tables *t, uint32_t r, uint32_t off)
 	       kms_range_start(t, r) <= off && off < kms_range_end(t, r);
 }
 
-uint32_t kms_address_object(const struct kms_tables *t, uint64_t text_address,
-			    uint64_t addr, uint32_t *cursor)
+/* The _text-based range holding @addr, or KMS_NONE; @cursor may be NULL. */
+static uint32_t text_range(const struct kms_tables *t, uint64_t text_address,
+			   uint64_t addr, uint32_t *cursor)
 {
 	uint64_t off64 = addr - text_address;
 	uint32_t off, r;
@@ -21,17 +22,49 @@ uint32_t kms_address_object(const struct kms_tables *t, uint64_t text_address,
 	if (addr < text_address || off64 > UINT32_MAX)
 		return KMS_NONE;
 	off = off64;
-	r = *cursor;
+	r = cursor ? *cursor : KMS_NONE;
 	if (r != KMS_NONE && range_holds(t, r, off))
-		return kms_range_object(t, r);
-	if (r != KMS_NONE && range_holds(t, r + 1, off)) {
-		*cursor = r + 1;
-		return kms_range_object(t, r + 1);
+		return r;
+	if (r != KMS_NONE && range_holds(t, r + 1, off))
+		r++;
+	else
+		r = kms_tables_find_range(t, off);
+	if (r != KMS_NONE && cursor)
+		*cursor = r;
+	return r;
+}
+
+uint32_t kms_address_object(const struct kms_tables *t, uint64_t text_address,
+			    uint64_t addr, uint32_t *cursor)
+{
+	uint32_t r = text_range(t, text_address, addr, cursor);
+
+	return r == KMS_NONE ? KMS_NONE : kms_range_object(t, r);
+}
+
+uint32_t kms_symbol_object(const struct kms_tables *t,
+			   const struct kms_bases *bases, uint64_t addr,
+			   char type, uint32_t *cursor)
+{
+	uint32_t r, cls;
+
+	/* Per-CPU data first: its section decides, a gap included. */
+	if (bases->has_percpu && addr >= bases->percpu &&
+	    addr - bases->percpu <= UINT32_MAX) {
+		r = kms_tables_find(t, KMS_BASE_PERCPU, addr - bases->percpu,
+				    NULL);
+		if (r != KMS_NONE)
+			return kms_range_object(t, r);
 	}
-	r = kms_tables_find_range(t, off);
+	if (type == 'A' || type == 'a')
+		return KMS_NONE;
+	r = text_range(t, bases->text, addr, cursor);
 	if (r == KMS_NONE)
 		return KMS_NONE;
-	*cursor = r;
+	cls = kms_range_class(t, r);
+	if ((cls == KMS_CLASS_TEXT || cls == KMS_CLASS_INIT_TEXT) &&
+	    !kms_is_text_type(type))
+		return KMS_NONE;
 	return kms_range_object(t, r);
 }
 
@@ -76,4 +109,13 @@ void kms_format_object(char *buf, size_t size, const struct kms_tables *t,
 	write_object(f, t, obj, modules_only);
 	fclose(f);
 	buf[size - 1] = '\0';
+}
+
+bool kms_tables_all_classes(const struct kms_tables *t)
+{
+	for (uint32_t i = 0; i < t->nr_sections; i++)
+		if (t->sections[i].cls != KMS_CLASS_TEXT &&
+		    t->sections[i].cls != KMS_CLASS_INIT_TEXT)
+			return true;
+	return false;
 }

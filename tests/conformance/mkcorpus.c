@@ -7,7 +7,8 @@
  *
  * writes OUTDIR/corpus/NAME.kms and OUTDIR/verdicts.  Each case breaks at
  * most one rule of FORMAT.md, so that its reason class is unambiguous; an
- * accepted case's verdict carries the counts of its image header.  The
+ * accepted case's verdict carries the counts of its image header, then
+ * its annotation lines, written out by hand in its spec.  The
  * REGRESSION files (inputs that once split the readers) are copied in as
  * fuzz-NAME.kms, refused as bad-frame.  The same libzstd gives the same
  * bytes: run-conformance.sh regenerates the corpus and compares.
@@ -117,6 +118,11 @@ struct spec {
 	uint32_t strtab_size;
 	const char *strtab;
 	uint32_t nr_modules;
+	/*
+	 * The annotation lines every reader prints after accepting the image
+	 * (FORMAT.md 7), without "NAME at ", NULL-terminated; NULL: none.
+	 */
+	const char *const *annotations;
 };
 
 /* The image's arrays, and their offset fields in the image header. */
@@ -182,6 +188,42 @@ static const uint32_t sample_ranges[] = {
 	0x0, 2, 0x40, KMS_NONE, 0x80, 1,			/* percpu */
 };
 
+/*
+ * FORMAT.md 7's probes of the sample, by FORMAT.md 4, _text at 0 and
+ * __per_cpu_start at 0x40: the per-CPU section [0x40, 0x140) decides over
+ * the text below it, its gap [0x80, 0xc0) included.
+ */
+static const char *const sample_annotations[] = {
+	"0xf -",
+	"0x10 t [ext4]",
+	"0x3f t [ext4]",
+	"0x40 tdA {two/util.o}",
+	"0x80 -",
+	"0xc0 tdA [ext4] [jbd2] {one/util.o}",
+	"0x100 tdA [ext4] [jbd2] {one/util.o}",
+	"0x13f tdA [ext4] [jbd2] {one/util.o}",
+	"0x140 t {two/util.o}",
+	"0x180 t [ext4]",
+	"0x1ff t [ext4]",
+	"0x200 -",
+	"0x7ff -",
+	"0x800 t {fs/inode.o}",
+	"0x8ff t {fs/inode.o}",
+	"0x900 -",
+	"0xfff -",
+	"0x1000 td [crc32c_generic]",
+	"0x1080 td [ext4]",
+	"0x10ff td [ext4]",
+	"0x1100 t [ext4]",
+	"0x117f t [ext4]",
+	"0x1180 -",
+	"0x1fff -",
+	"0x2000 -",		/* an entry with nothing to print */
+	"0x203f -",
+	"0x2040 -",
+	NULL
+};
+
 static const struct spec sample = {
 	.nr_sections = sizeof(sample_sections) / 12,
 	.sections = sample_sections,
@@ -194,6 +236,7 @@ static const struct spec sample = {
 	.strtab_size = sizeof(sample_strtab),
 	.strtab = sample_strtab,
 	.nr_modules = 3,
+	.annotations = sample_annotations,
 };
 
 /* Where build_image() put the arrays, and the range objects' width. */
@@ -493,10 +536,12 @@ static void append_kms_note(struct buf *b, const struct buf *blob)
 }
 
 /*
- * The verdict of an accepted case: what its image header says.  Readers
- * print the counts of the tables they decoded.
+ * The verdict of an accepted case: what its image header says, then the
+ * @annotations of its spec.  Readers print the counts of the tables they
+ * decoded, and their own annotations.
  */
-static void accept(const char *name, const struct buf *img)
+static void accept(const char *name, const struct buf *img,
+		   const char *const *annotations)
 {
 	const unsigned char *h = img->p;
 
@@ -508,6 +553,8 @@ static void accept(const char *name, const struct buf *img)
 		kms_get_le32(h + KMS_IMG_NR_MODULES),
 		kms_get_le32(h + KMS_IMG_NR_MODLIST),
 		kms_get_le32(h + KMS_IMG_STRTAB_SIZE), img->len);
+	while (annotations && *annotations)
+		fprintf(verdicts, "%s at %s\n", name, *annotations++);
 }
 
 static void refuse(const char *name, const char *reason)
@@ -539,7 +586,7 @@ static void emit_image_case(const char *name, img_fix_fn *fix,
 	if (reason)
 		refuse(name, reason);
 	else
-		accept(name, &img);
+		accept(name, &img, sample.annotations);
 	emit_blob(name, zstd_blob(&img));
 	release(&img);
 }
@@ -886,7 +933,7 @@ static void padding_cases(void)
 	for (i = 0; i < 4; i++) {
 		b = copy(&blob);
 		append(&b, zeros, pads[i]);
-		accept(names[i], &img);
+		accept(names[i], &img, sample.annotations);
 		emit_blob(names[i], b);
 	}
 
@@ -1086,7 +1133,7 @@ static void container_cases(void)
 	append_note(&b, "Linux", 6, 0x100, "", 0);
 	append_kms_note(&b, &blob);
 	append_note(&b, "GNU", 4, 3, build_id, 3);
-	accept("notes-among-others", &img);
+	accept("notes-among-others", &img, sample.annotations);
 	write_file("notes-among-others", &b);
 	release(&b);
 
@@ -1126,7 +1173,7 @@ static void container_cases(void)
 		append_kms_note(&b, &bad);
 		release(&bad);
 	}
-	accept("notes-two-first-good", &img);
+	accept("notes-two-first-good", &img, sample.annotations);
 	write_file("notes-two-first-good", &b);
 	release(&b);
 
@@ -1142,7 +1189,7 @@ static void emit_valid(const char *name, const struct spec *s,
 	struct layout l;
 	struct buf img = build_image(s, order, gap, &l), frame;
 
-	accept(name, &img);
+	accept(name, &img, s->annotations);
 	frame = zstd_frame(img.p, img.len, level, 0);
 	emit_blob(name, blob_of(&img, &frame, KMS_FLAG_ZSTD));
 	release(&frame);
@@ -1163,10 +1210,14 @@ static void emit_invalid(const char *name, const struct spec *s,
 
 /*
  * An image of @size bytes, the largest the format allows or more: one
- * section, range, object and module, and a string table of one long name.
+ * section, range, object and module, all named "m", and a string table
+ * of one long name more.
  */
 static void emit_big(const char *name, size_t size, const char *reason)
 {
+	static const char *const annotations[] = {
+		"0x0 t [m] {m}", "0x1 -", NULL
+	};
 	static const uint32_t list[] = { 1, 0 };
 	static const uint32_t obj[] = { 0, 0 };
 	static const uint32_t range[] = { 0, 0 };
@@ -1177,13 +1228,14 @@ static void emit_big(const char *name, size_t size, const char *reason)
 			  .nr_ranges = 1, .ranges = range,
 			  .nr_objects = 1, .objects = obj, .nr_words = 2,
 			  .words = list, .strtab_size = n, .strtab = big,
-			  .nr_modules = 1 };
+			  .nr_modules = 1, .annotations = annotations };
 	struct layout l;
 	struct buf img, frame;
 
 	if (!big)
 		die("out of memory");
-	memset(big, 'a', n - 1);
+	memcpy(big, "m", 2);
+	memset(big + 2, 'a', n - 3);
 	big[n - 1] = '\0';
 	if (!reason) {
 		/* Level 3: level 19 takes long on 64 MiB, for no gain. */
@@ -1201,26 +1253,32 @@ static void emit_big(const char *name, size_t size, const char *reason)
 }
 
 /*
- * @n objects (nothing to print, all alike: readers do not check that),
- * and one text section of two ranges, the first naming object @obj:
- * range objects are 2 bytes up to 65535 objects, 4 beyond.
+ * @n objects (nothing to print but object @obj's name, all others alike:
+ * readers do not check that), and one text section of two ranges, the
+ * first naming object @obj: range objects are 2 bytes up to 65535
+ * objects, 4 beyond.
  */
 static void emit_width_case(const char *name, uint32_t n, uint32_t obj,
 			    const char *reason)
 {
-	static const char one_nul[] = "";
+	static const char strtab[] = "last.o";
+	static const char *const annotations[] = {
+		"0x0 t {last.o}", "0x1 -", "0x2 -", NULL
+	};
 	static const uint32_t section[] = { KMS_CLASS_TEXT, 2, 2 };
 	uint32_t ranges[] = { 0, obj, 1, KMS_NONE };
 	uint32_t *objects = malloc(8 * (size_t)n), i;
 	struct spec s = { .nr_sections = 1, .sections = section,
 			  .nr_ranges = 2, .ranges = ranges, .nr_objects = n,
-			  .objects = objects, .strtab_size = 1,
-			  .strtab = one_nul };
+			  .objects = objects, .strtab_size = sizeof(strtab),
+			  .strtab = strtab, .annotations = annotations };
 
 	if (!objects)
 		die("out of memory");
 	for (i = 0; i < 2 * n; i++)
 		objects[i] = KMS_NONE;
+	if (obj < n)
+		objects[2 * obj + 1] = 0;
 	if (reason)
 		emit_invalid(name, &s, reason);
 	else
@@ -1269,7 +1327,7 @@ static void writer_case(void)
 	}
 	check(kms_blob_encode(&in, &writer_blob, &writer_size));
 	img = sample_image(&l);
-	accept("valid-writer", &img);
+	accept("valid-writer", &img, sample.annotations);
 	append(&blob, writer_blob, writer_size);
 	free(writer_blob);
 	emit_blob("valid-writer", blob);
@@ -1287,15 +1345,38 @@ static void edge_cases(void)
 	};
 	static const uint32_t one_range[] = { 0, KMS_NONE };
 	static const uint32_t one_section[] = { KMS_CLASS_TEXT, 1, 0xffffffff };
+	static const char *const one_gap_annotations[] = {
+		"0x0 -", "0xfffffffe -", "0xffffffff -", NULL
+	};
 	static const uint32_t every_class[] = {
 		KMS_CLASS_TEXT, 1, 0x10, KMS_CLASS_INIT_TEXT, 1, 0x20,
 		KMS_CLASS_RODATA, 1, 0x30, KMS_CLASS_RO_AFTER_INIT, 1, 0x40,
 		KMS_CLASS_DATA, 1, 0x50, KMS_CLASS_INIT_DATA, 1, 0x60,
-		KMS_CLASS_BSS, 1, 0x70, KMS_CLASS_PERCPU, 1, 0x10,
+		KMS_CLASS_BSS, 1, 0x70, KMS_CLASS_PERCPU, 1, 0x40,
 	};
 	static const uint32_t every_range[] = {
-		0, KMS_NONE, 0x10, KMS_NONE, 0x20, KMS_NONE, 0x30, KMS_NONE,
-		0x40, KMS_NONE, 0x50, KMS_NONE, 0x60, KMS_NONE, 0, KMS_NONE,
+		0, 0, 0x10, 1, 0x20, 2, 0x30, 3, 0x40, 4, 0x50, 5, 0x60, 6,
+		0x30, 7,
+	};
+	/* Each class's object is named after it. */
+	static const char every_strtab[] =
+		"text.o\0init-text.o\0rodata.o\0ro-after-init.o\0data.o\0"
+		"init-data.o\0bss.o\0percpu.o";
+	static const uint32_t every_object[] = {
+		KMS_NONE, 0, KMS_NONE, 7, KMS_NONE, 19, KMS_NONE, 28,
+		KMS_NONE, 44, KMS_NONE, 51, KMS_NONE, 63, KMS_NONE, 69,
+	};
+	/* The executable classes annotate text alone, per-CPU data all. */
+	static const char *const every_annotations[] = {
+		"0x0 t {text.o}", "0xf t {text.o}",
+		"0x10 t {init-text.o}", "0x1f t {init-text.o}",
+		"0x20 td {rodata.o}", "0x2f td {rodata.o}",
+		"0x30 td {ro-after-init.o}", "0x3f td {ro-after-init.o}",
+		"0x40 td {data.o}", "0x4f td {data.o}",
+		"0x50 td {init-data.o}", "0x5f td {init-data.o}",
+		"0x60 td {bss.o}", "0x6f td {bss.o}",
+		"0x70 tdA {percpu.o}", "0x7f tdA {percpu.o}",
+		"0x80 -", NULL
 	};
 	static const char one_nul[] = "";
 	struct layout l;
@@ -1314,13 +1395,20 @@ static void edge_cases(void)
 	/* One range covering the largest text, no modules. */
 	s = (struct spec){ .nr_sections = 1, .sections = one_section,
 			   .nr_ranges = 1, .ranges = one_range,
-			   .strtab_size = 1, .strtab = one_nul };
+			   .strtab_size = 1, .strtab = one_nul,
+			   .annotations = one_gap_annotations };
 	emit_valid("valid-one-gap-range", &s, NULL, 0, KMS_ZSTD_LEVEL);
 
-	/* Every class once, back to back. */
+	/*
+	 * Every class once, back to back, each its own object; per-CPU
+	 * data lies right after bss in the judges' address space.
+	 */
 	s = (struct spec){ .nr_sections = 8, .sections = every_class,
 			   .nr_ranges = 8, .ranges = every_range,
-			   .strtab_size = 1, .strtab = one_nul };
+			   .nr_objects = 8, .objects = every_object,
+			   .strtab_size = sizeof(every_strtab),
+			   .strtab = every_strtab,
+			   .annotations = every_annotations };
 	emit_valid("valid-every-class", &s, NULL, 0, KMS_ZSTD_LEVEL);
 
 	/* Empty arrays where the module lists start, lists nobody uses. */
@@ -1328,6 +1416,7 @@ static void edge_cases(void)
 	s.nr_sections = 0;
 	s.nr_ranges = 0;
 	s.nr_objects = 0;
+	s.annotations = NULL;
 	emit_valid("valid-no-ranges", &s, NULL, 0, KMS_ZSTD_LEVEL);
 
 	/* The same, the empty arrays strictly inside the objects array. */
@@ -1345,7 +1434,7 @@ static void edge_cases(void)
 	/* Slack after the last array, and an image size not a multiple of 4. */
 	img = sample_image(&l);
 	append(&img, "\0\0\0\0\0", 5);
-	accept("valid-slack-at-end", &img);
+	accept("valid-slack-at-end", &img, sample.annotations);
 	emit_blob("valid-slack-at-end", zstd_blob(&img));
 	release(&img);
 
@@ -1459,7 +1548,8 @@ int main(int argc, char **argv)
 	if (!verdicts)
 		die("%s: %s", path, strerror(errno));
 	fputs("# Written by kms-mkcorpus (tests/conformance/mkcorpus.c): the verdict\n"
-	      "# every reader reaches on each corpus/NAME.kms (FORMAT.md section 7).\n",
+	      "# every reader reaches on each corpus/NAME.kms, and after an accept\n"
+	      "# its annotation lines (FORMAT.md section 7).\n",
 	      verdicts);
 
 	edge_cases();

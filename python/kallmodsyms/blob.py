@@ -379,12 +379,13 @@ class Tables:
     def symbol_object(self, addr, type_, text, percpu_start=None):
         """The object of a core-kernel symbol at @addr of type @type_, or
         NONE (FORMAT.md 4): per-CPU data first, by its offset from
-        @percpu_start (None: unknown) whatever the type; no other absolute
-        symbol; executable classes for text types only."""
-        if percpu_start is not None and addr >= percpu_start:
-            obj = self.object_at(addr - percpu_start, BASE_PERCPU)
-            if obj != NONE:
-                return obj
+        @percpu_start (None: unknown) whatever the type, a per-CPU
+        section's gap included; no other absolute symbol; executable
+        classes for text types only."""
+        if (percpu_start is not None and addr >= percpu_start and
+                self.section_at(addr - percpu_start, BASE_PERCPU)
+                is not None):
+            return self.object_at(addr - percpu_start, BASE_PERCPU)
         if type_ in "Aa" or addr < text:
             return NONE
         k = self.section_at(addr - text)

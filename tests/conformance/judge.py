@@ -2,16 +2,48 @@
 # SPDX-License-Identifier: GPL-2.0
 """The gdb helpers' verdict on conformance corpus files (FORMAT.md 7).
 
-usage: judge.py GDB_SCRIPTS_DIR {zstandard|program} [-v] FILE...
+usage: judge.py GDB_SCRIPTS_DIR {zstandard|program} [-v] [-a] FILE...
 
 Each FILE is read as the helpers read a note section (blob.find_note, then
 blob.decode with the decompressor forced, then blob.Tables) and one line is
 printed, as kms-judge prints it for the C library.  The class of a refusal
-is the reason blob.py gives it, where it refuses.
+is the reason blob.py gives it, where it refuses.  -a adds an accepted
+file's annotation lines, by Tables.symbol_object() and annotation().
 """
 
 import os
 import sys
+
+# Where FORMAT.md 7 places _text and __per_cpu_start; the types asked.
+TEXT, PER_CPU_START, TYPES = 0, 0x40, "tdA"
+
+
+def probes(t, blob):
+    """FORMAT.md 7's probes of @t: each range's start, each section's
+    edges, below 2^32, sorted, each once."""
+    found = set()
+    for cls, first, n, start, end in t.sections:
+        base = (PER_CPU_START if blob.class_base(cls) == blob.BASE_PERCPU
+                else TEXT)
+        found.update(base + a for a in [start - 1, end - 1, end]
+                     + t.starts[first:first + n])
+    return sorted(a for a in found if 0 <= a <= 0xffffffff)
+
+
+def annotations(name, t, blob):
+    for addr in probes(t, blob):
+        ann = [t.annotation(t.symbol_object(addr, type_, TEXT,
+                                            PER_CPU_START))
+               for type_ in TYPES]
+        got = [a for a in ann if a]
+        if len(set(got)) > 1:
+            print("%s at %#x %s" % (name, addr, " ".join(
+                '%s="%s"' % (k, a) for k, a in zip(TYPES, ann))))
+        elif got:
+            print("%s at %#x %s %s" % (name, addr, "".join(
+                k for k, a in zip(TYPES, ann) if a), got[0]))
+        else:
+            print("%s at %#x -" % (name, addr))
 
 
 def main():
@@ -22,6 +54,9 @@ def main():
     files = sys.argv[3:]
     verbose = files[:1] == ["-v"]
     if verbose:
+        files = files[1:]
+    annotate = files[:1] == ["-a"]
+    if annotate:
         files = files[1:]
     for path in files:
         name = os.path.basename(path)
@@ -40,6 +75,8 @@ def main():
               % (name, len(t.sections), len(t.starts), len(t.objects),
                  t.nr_modules, t.nr_modlist_words, t.strtab_size,
                  t.image_size))
+        if annotate:
+            annotations(name, t, blob)
 
 
 main()

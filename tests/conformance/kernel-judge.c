@@ -9,9 +9,12 @@
  * the one kms-judge prints for the C library (verdict.h).  -v adds the
  * kernel's log line after a refusal.  -k prints instead, for an accepted
  * FILE, the bytes of the tables the kernel keeps after boot ("FILE kept
- * N"), which bench/table-size.sh reports.
+ * N"), which bench/table-size.sh reports.  -a adds an accepted FILE's
+ * annotation lines, each probe shown by kallmodsyms_seq_show() as
+ * /proc/kallmodsyms shows a symbol, with the kshim's _text and
+ * __per_cpu_start.
  *
- *   kms-kernel-judge [-v|-k] FILE...
+ *   kms-kernel-judge [-v|-k] [-a] FILE...
  */
 #include "kallmodsyms.c"
 #include "notes.h"
@@ -37,13 +40,72 @@ static const struct verdict_reason reasons[] = {
 	{ "disabled: range", "bad-range" },
 };
 
+/*
+ * FORMAT.md 7's probes of the tables boot kept: each range's start, walked
+ * as lookups walk them, and each section's edges.
+ */
+static void probes_of(struct verdict_probes *p)
+{
+	struct kms_walk w;
+	u32 k, i;
+
+	for (k = 0; k < kms.nr_sections; k++) {
+		const struct kms_section *s = &kms.sections[k];
+		unsigned long base = class_base(s->cls) == KMS_BASE_PERCPU ?
+			(unsigned long)__per_cpu_start : (unsigned long)_text;
+
+		verdict_probe_section(p, base, s->start, s->end);
+		walk_block(&w, s->first / KMS_BLOCK);
+		while (w.r < s->first)
+			walk_next(&w);
+		for (i = 0; i < s->nr; i++) {
+			if (i)
+				walk_next(&w);
+			verdict_probe(p, (uint64_t)base + w.start);
+		}
+	}
+	verdict_probes_sort(p);
+}
+
+/* The annotation lines of accepted @path, as the kernel prints them. */
+static void annotations(const char *path)
+{
+	struct kallmodsyms *km = kallmodsyms_get();
+	struct kallmodsyms_cursor cursor[VERDICT_NR_TYPES];
+	static struct seq_file m[VERDICT_NR_TYPES];
+	const char *ann[VERDICT_NR_TYPES];
+	struct verdict_probes p = { 0 };
+	size_t i;
+	int k;
+
+	if ((unsigned long)_text != VERDICT_TEXT ||
+	    (unsigned long)__per_cpu_start != VERDICT_PER_CPU_START)
+		abort();	/* kshim.h and verdict.h disagree */
+	/* All ones at first: the cursor is checked before it is used. */
+	memset(cursor, 0xff, sizeof(cursor));
+	probes_of(&p);
+	for (i = 0; i < p.nr; i++) {
+		for (k = 0; k < VERDICT_NR_TYPES; k++) {
+			m[k].len = 0;
+			kallmodsyms_seq_show(km, &m[k], p.addr[i],
+					     VERDICT_TYPES[k], &cursor[k]);
+			m[k].buf[m[k].len] = '\0';
+			/* The TAB before the annotation is not printed. */
+			ann[k] = m[k].buf + (m[k].buf[0] == '\t');
+		}
+		verdict_annotation(path, p.addr[i], ann);
+	}
+	free(p.addr);
+}
+
 int main(int argc, char **argv)
 {
-	int verbose = argc > 1 && !strcmp(argv[1], "-v");
-	int kept = argc > 1 && !strcmp(argv[1], "-k");
-	int i;
+	int i = 1;
+	int verbose = verdict_option(argc, argv, &i, "-v");
+	int kept = !verbose && verdict_option(argc, argv, &i, "-k");
+	int annotate = verdict_option(argc, argv, &i, "-a");
 
-	for (i = 1 + verbose + kept; i < argc; i++) {
+	for (; i < argc; i++) {
 		struct kms_error *err;
 		char *data;
 		size_t size;
@@ -72,6 +134,8 @@ int main(int argc, char **argv)
 							 sizeof(reasons) / sizeof(reasons[0]),
 							 kshim_last_log),
 				       kshim_last_log, verbose);
+		if (kms_ready && annotate)
+			annotations(argv[i]);
 		kshim_reset();
 	}
 	return fflush(stdout) ? 1 : 0;

@@ -5,7 +5,8 @@
 # The conformance corpus (sidecar/FORMAT.md section 7): every reader of the
 # note judges every file of tests/conformance/corpus/ and must reach the
 # verdict tests/conformance/verdicts gives it, accept with the same counts
-# or refuse for the same reason class.  The readers: the C library
+# and annotation lines (FORMAT.md 4's rule at the probes of section 7) or
+# refuse for the same reason class.  The readers: the C library
 # (kms-judge, as `kallmodsyms -t` loads a file), the kernel's parser from
 # the patch series over tests/fuzz/kshim (kms-kernel-judge), and the gdb
 # helpers' blob.py (judge.py) through each of its two ways to decompress,
@@ -40,25 +41,28 @@ if ! diff -r "$tmp/regen/corpus" "$conf/corpus" >&2 ||
 	fail "tests/conformance/ is not what kms-mkcorpus writes (regenerate: $KMS_BUILD/kms-mkcorpus tests/conformance tests/fuzz/regressions/blob/zstd-*.kms)"
 fi
 
-grep -v '^#' "$conf/verdicts" | LC_ALL=C sort > "$tmp/verdicts"
+# Verdicts (NAME accept|refuse ...) and annotation lines (NAME at ...).
+grep -v '^#' "$conf/verdicts" | awk '$2 != "at"' | LC_ALL=C sort > "$tmp/verdicts"
+awk '$2 == "at"' "$conf/verdicts" | LC_ALL=C sort > "$tmp/annotations"
 files=("$conf"/corpus/*.kms)
 if [ "$(wc -l < "$tmp/verdicts")" != "${#files[@]}" ]; then
 	fail "${#files[@]} corpus files, $(wc -l < "$tmp/verdicts") verdicts"
 fi
 
 skipped=
-# judge READER CMD...: run a reader on every file (CMD -v FILE...), which
-# prints "NAME VERDICT[<TAB>its message]" lines; report the disagreements.
+# judge READER CMD...: run a reader on every file (CMD -v -a FILE...),
+# which prints "NAME VERDICT[<TAB>its message]" lines, each accept followed
+# by "NAME at ..." lines; report the disagreements.
 judge() {
 	local reader=$1 status=0 n bad
 	shift
-	"$@" -v "${files[@]}" > "$tmp/$reader.out" 2> "$tmp/$reader.err" ||
+	"$@" -v -a "${files[@]}" > "$tmp/$reader.out" 2> "$tmp/$reader.err" ||
 		status=$?
 	if [ "$status" != 0 ] || [ -s "$tmp/$reader.err" ]; then
 		fail "$reader: exited $status"
 		cat "$tmp/$reader.err" >&2
 	fi
-	LC_ALL=C sort "$tmp/$reader.out" > "$tmp/$reader.sorted"
+	awk '$2 != "at"' "$tmp/$reader.out" | LC_ALL=C sort > "$tmp/$reader.sorted"
 	n=$(wc -l < "$tmp/$reader.sorted")
 	# NAME, expected verdict, the reader's verdict and message.
 	LC_ALL=C join -t '|' -a 1 -a 2 -e '(none)' -o 0,1.2,2.2 \
@@ -72,6 +76,15 @@ judge() {
 	echo "$reader: $n files judged, $bad disagreements"
 	cat "$tmp/$reader.bad"
 	[ "$bad" = 0 ] || fail "$reader disagrees with tests/conformance/verdicts on $bad files"
+	# The annotation lines, line for line.
+	awk '$2 == "at"' "$tmp/$reader.out" | LC_ALL=C sort |
+		LC_ALL=C comm -3 "$tmp/annotations" - |
+		sed -e 's/^\t/  got:      /' -e t -e 's/^/  expected: /' \
+		> "$tmp/$reader.bad-at"
+	bad=$(wc -l < "$tmp/$reader.bad-at")
+	echo "$reader: $(awk '$2 == "at"' "$tmp/$reader.out" | wc -l) annotation lines, $bad differ"
+	cat "$tmp/$reader.bad-at"
+	[ "$bad" = 0 ] || fail "$reader's annotation lines differ from tests/conformance/verdicts ($bad lines)"
 }
 
 # KMS_WRAP is a command line (valgrind ...), split on purpose.

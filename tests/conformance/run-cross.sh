@@ -5,8 +5,8 @@
 # The kernel's parser from the series on other targets than the host: built
 # with Debian's cross compilers for s390x (big-endian, 64-bit) and armhf
 # (little-endian, 32-bit), run under qemu-user, it must judge every file
-# of the conformance corpus exactly as on x86-64 (verdict, counts and
-# message), and accept the fixture's note as each target's assembler lays
+# of the conformance corpus exactly as on x86-64 (verdict, counts,
+# message and annotation lines), and accept the fixture's note as each target's assembler lays
 # it out.  For s390x the corpus's note headers are rewritten big-endian
 # first, as a big-endian kernel's .notes holds them (FORMAT.md 1.1); the
 # blobs stay as they are, little-endian on every target.
@@ -51,9 +51,9 @@ python3 swap-notes.py corpus-le corpus-be || fail "rewriting the corpus big-endi
 kms_gen -q -f asm -o note.S "$fx/vmlinux" || fail "kallmodsyms-gen -f asm"
 as -o note.o note.S && objcopy -O binary -j .note.kallmodsyms note.o note.kms ||
 	fail "assembling the note"
-(cd corpus-le && "$KMS_BUILD/kms-kernel-judge" -v ./*.kms) > want ||
+(cd corpus-le && "$KMS_BUILD/kms-kernel-judge" -v -a ./*.kms) > want ||
 	fail "kms-kernel-judge on the corpus"
-"$KMS_BUILD/kms-kernel-judge" -v note.kms | cut -d' ' -f2- > want-note ||
+"$KMS_BUILD/kms-kernel-judge" -v -a note.kms | cut -d' ' -f2- > want-note ||
 	fail "kms-kernel-judge on the note"
 grep -q '^accept ' want-note || fail "the host's judge refused the fixture's note"
 
@@ -86,13 +86,13 @@ for t in s390x:s390x-linux-gnu:be armhf:arm-linux-gnueabihf:le; do
 		"$libdir/$arch/libzstd.a" || { fail "$arch: building the judge"; continue; }
 	judge=(qemu-"${arch/armhf/arm}" "$tmp/judge-$arch")
 
-	(cd "corpus-$order" && "${judge[@]}" -v ./*.kms) > "got-$arch" ||
+	(cd "corpus-$order" && "${judge[@]}" -v -a ./*.kms) > "got-$arch" ||
 		fail "$arch: the judge exited $?"
 	assert_same want "got-$arch" "$arch's verdicts on the corpus vs x86-64's"
 
 	"$triplet-as" -o "note-$arch.o" note.S || fail "$triplet-as note.S"
 	"$triplet-objcopy" -O binary -j .note.kallmodsyms "note-$arch.o" "note-$arch.kms"
-	"${judge[@]}" -v "note-$arch.kms" | cut -d' ' -f2- > "got-note-$arch"
+	"${judge[@]}" -v -a "note-$arch.kms" | cut -d' ' -f2- > "got-note-$arch"
 	assert_same want-note "got-note-$arch" "$arch's verdict on its own note vs x86-64's"
 done
 [ -n "$ran" ] || { echo "no cross target to run"; exit 77; }

@@ -338,8 +338,12 @@ static inline void *memchr_inv(const void *s, int c, size_t n)
 	return NULL;
 }
 
-/* asm/sections.h */
-extern char _text[], __per_cpu_start[];
+/*
+ * asm/sections.h: the code only computes with these addresses, so they
+ * are where the conformance judges place them (FORMAT.md 7).
+ */
+#define _text ((char *)0x0ul)
+#define __per_cpu_start ((char *)0x40ul)
 
 #define CONFIG_KALLMODSYMS 1
 

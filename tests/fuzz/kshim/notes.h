@@ -12,8 +12,6 @@
 #define KSHIM_NOTES_H
 
 char kshim_last_log[256];
-char _text[1];
-char __per_cpu_start[1];
 
 #define KSHIM_NOTES_AREA (1u << 20)
 u8 kshim_notes_area[KSHIM_NOTES_AREA] __attribute__((aligned(4)));

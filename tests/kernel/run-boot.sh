@@ -4,7 +4,8 @@
 #
 # Boot the patched small kernel in QEMU and hold /proc/kallmodsyms against
 # the offline reader, as root and as nobody, with and without KASLR; boot
-# it with damaged notes and see it carry on without the feature.
+# it with damaged notes and see it carry on without the feature, and with
+# kallmodsyms.proc=0 and see the file, only, gone.
 # shellcheck source=SCRIPTDIR/../lib.sh
 . "$(dirname "$0")/../lib.sh"
 # shellcheck source=SCRIPTDIR/kernels.sh
@@ -62,6 +63,26 @@ EOF
 # one error line, no oops, and no /proc/kallmodsyms.
 write_damaged_guest guest-damaged.sh
 make_initramfs initrd-damaged.gz guest-damaged.sh
+
+# kallmodsyms.proc=0 (for DTrace 2.0, which reads a /proc/kallmodsyms of
+# another layout): no file, the tables kept all the same, and the kprobe
+# events of 6.12 still resolve "vmlinux:SYM" with them.
+if boot "$(boot_image)" initrd-damaged.gz noproc nokaslr kallmodsyms.proc=0; then
+	sed -nE 's/^(\[ *[0-9.]+\] )?(kallmodsyms: [0-9]+ sections).*/\2/p' \
+		noproc/dmesg | sed -E 's/[0-9]+/N/' > noproc/lines
+	testrun_compare cat noproc/lines <<'EOF'
+kallmodsyms: N sections
+EOF
+	testrun_compare cat noproc/proc <<'EOF'
+absent
+EOF
+	[ "${KMS_KERNEL:-6.12}" = 6.1 ] ||
+		testrun_compare cat noproc/kprobe <<'EOF'
+accepted
+EOF
+else
+	fail "boot with kallmodsyms.proc=0"
+fi
 read -r image desc < <(note_in_image)
 [ -n "$desc" ] || fail "no note in vmlinux"
 while IFS='|' read -r what offset byte message; do

@@ -408,7 +408,7 @@ GUEST
 
 # check_damaged OUTDIR MESSAGE: a kernel booted with a damaged note said
 # "kallmodsyms: disabled: MESSAGE" once, nothing alarming, and has no
-# /proc/kallmodsyms; its kprobe events (the 6.12 series, 0010) refuse
+# /proc/kallmodsyms; its kprobe events (the 6.12 series, 0011) refuse
 # "vmlinux:SYM", which without the tables would wait for a module of that
 # name.
 check_damaged() {

@@ -7,9 +7,9 @@
 # tools/testing/kunit/kunit.py parse), the kselftest of patch 0006
 # (tools/testing/selftests/kallmodsyms/kallmodsyms.sh of the tree, run in
 # the guest) and, where the series has the tracing patches (6.12), the
-# tree's ftracetest on its kprobe_events cases: 0011's
+# tree's ftracetest on its kprobe_events cases: 0012's
 # kprobe_builtin_module.tc, which must pass, and the cases whose parse
-# 0010 touches, which must not fail.  One boot serves all.
+# 0011 touches, which must not fail.  One boot serves all.
 # shellcheck source=SCRIPTDIR/../lib.sh
 . "$(dirname "$0")/../lib.sh"
 # shellcheck source=SCRIPTDIR/kernels.sh

@@ -92,30 +92,32 @@ EOF
 testrun_compare cat kunit.cases < kunit.expected
 
 # Each damaged copy was refused for its own reason, with the parser's
-# one line; the kernel's own note, once, at boot, was not.
+# one line, which says it is a KUnit test's (not "disabled:", which
+# would read as if the feature had failed); the kernel's own note, once,
+# at boot, was not.
 sed -nE 's/^(\[ *[0-9.]+\] )?(kallmodsyms: .*)/\2/p' out/dmesg |
 	sed -E 's/offset [0-9]+, [0-9]+ bytes/offset N, M bytes/;
 		s/[0-9]+ (sections|ranges|objects|modules|bytes)/N \1/g' > parser.lines
 testrun_compare cat parser.lines <<'EOF'
 kallmodsyms: N sections, N ranges, N objects, N modules, N bytes
-kallmodsyms: disabled: bad note header
-kallmodsyms: disabled: format version 4, this kernel reads version 3
-kallmodsyms: disabled: bad note header
-kallmodsyms: disabled: bad note header
-kallmodsyms: disabled: bad note header
-kallmodsyms: disabled: bad note header
-kallmodsyms: disabled: payload is not one zstd frame of the image size with a checksum
-kallmodsyms: disabled: bad note header
-kallmodsyms: disabled: zstd frame does not decompress
-kallmodsyms: disabled: bad note header
-kallmodsyms: disabled: section 0 has unknown class 8
-kallmodsyms: disabled: string table is not NUL-terminated
-kallmodsyms: disabled: string table byte 0 is not printable
-kallmodsyms: disabled: objects (offset N, M bytes) lie outside the image
-kallmodsyms: disabled: tables overlap
-kallmodsyms: disabled: module list at word 0 is malformed
-kallmodsyms: disabled: object 0 is malformed
-kallmodsyms: disabled: range 1 is malformed
+kallmodsyms: KUnit test refused a damaged copy: bad note header
+kallmodsyms: KUnit test refused a damaged copy: format version 4, this kernel reads version 3
+kallmodsyms: KUnit test refused a damaged copy: bad note header
+kallmodsyms: KUnit test refused a damaged copy: bad note header
+kallmodsyms: KUnit test refused a damaged copy: bad note header
+kallmodsyms: KUnit test refused a damaged copy: bad note header
+kallmodsyms: KUnit test refused a damaged copy: payload is not one zstd frame of the image size with a checksum
+kallmodsyms: KUnit test refused a damaged copy: bad note header
+kallmodsyms: KUnit test refused a damaged copy: zstd frame does not decompress
+kallmodsyms: KUnit test refused a damaged copy: bad note header
+kallmodsyms: KUnit test refused a damaged copy: section 0 has unknown class 8
+kallmodsyms: KUnit test refused a damaged copy: string table is not NUL-terminated
+kallmodsyms: KUnit test refused a damaged copy: string table byte 0 is not printable
+kallmodsyms: KUnit test refused a damaged copy: objects (offset N, M bytes) lie outside the image
+kallmodsyms: KUnit test refused a damaged copy: tables overlap
+kallmodsyms: KUnit test refused a damaged copy: module list at word 0 is malformed
+kallmodsyms: KUnit test refused a damaged copy: object 0 is malformed
+kallmodsyms: KUnit test refused a damaged copy: range 1 is malformed
 EOF
 
 # kselftest: every test ran and passed (the count of annotated lines is

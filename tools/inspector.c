@@ -4,6 +4,7 @@
 #include <elfutils/libdw.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <kms/annotate.h>
 #include <kms/format.h>
@@ -72,8 +73,8 @@ struct kms_error *inspector_open(struct inspector *in, const char *vmlinux,
 	if (!err)
 		err = kms_symbols_read(in->elf, opts->source, &in->syms);
 	if (!err)
-		err = kms_tables_load(opts->tables ? opts->tables : vmlinux,
-				      &in->tables);
+		err = opts->tables ? kms_tables_load(opts->tables, &in->tables) :
+		      kms_tables_from_elf(in->elf, &in->tables);
 	if (!err)
 		err = sorted_symbols(in->syms, compare_address,
 				     &in->by_address);
@@ -345,6 +346,8 @@ static const Dwfl_Callbacks offline_callbacks = {
 /* The vmlinux's DWARF module, opened on first use, or NULL. */
 static Dwfl_Module *dwarf(struct inspector *in)
 {
+	int fd;
+
 	if (in->dwarf_tried)
 		return in->dwarf;
 	in->dwarf_tried = true;
@@ -358,7 +361,8 @@ static Dwfl_Module *dwarf(struct inspector *in)
 	 * At its link-time addresses: dwfl_report_offline() would move an
 	 * ET_DYN image (arm64's relocatable vmlinux) past its last module.
 	 */
-	in->dwarf = dwfl_report_elf(in->dwfl, "vmlinux", in->vmlinux, -1, 0,
+	fd = dup(in->elf->fd);	/* libdwfl closes it: the same open file */
+	in->dwarf = dwfl_report_elf(in->dwfl, "vmlinux", in->vmlinux, fd, 0,
 				    true);
 	dwfl_report_end(in->dwfl, NULL, NULL);
 	return in->dwarf;

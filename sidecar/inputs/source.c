@@ -58,21 +58,28 @@ struct kms_error *kms_elf_note(struct kms_elf *elf, Elf_Scn **ret_scn,
 	return NULL;
 }
 
+struct kms_error *kms_tables_from_elf(struct kms_elf *elf,
+				     struct kms_tables **ret)
+{
+	struct kms_error *err;
+	Elf_Scn *scn;
+	const void *desc;
+	size_t size;
+
+	err = kms_elf_note(elf, &scn, &desc, &size);
+	return err ? err : kms_blob_decode(desc, size, elf->path, ret);
+}
+
 static struct kms_error *load_from_elf(const char *path,
 				       struct kms_tables **ret)
 {
 	struct kms_error *err;
 	struct kms_elf *elf;
-	Elf_Scn *scn;
-	const void *desc;
-	size_t size;
 
 	err = kms_elf_open_any(path, &elf);
 	if (err)
 		return err;
-	err = kms_elf_note(elf, &scn, &desc, &size);
-	if (!err)
-		err = kms_blob_decode(desc, size, path, ret);
+	err = kms_tables_from_elf(elf, ret);
 	kms_elf_close(elf);
 	return err;
 }

@@ -12,7 +12,16 @@
 #include <kms/elf_file.h>
 #include <kms/error.h>
 
+/* The tables of the note in the file at @path, whatever carries it. */
 struct kms_error *kms_tables_load(const char *path, struct kms_tables **ret);
+
+/*
+ * The tables of the note in @elf, already open (kms_elf_open() or
+ * kms_elf_open_any()): what kms_tables_load() reads from an ELF file,
+ * without opening it again.  Errors name elf->path.
+ */
+struct kms_error *kms_tables_from_elf(struct kms_elf *elf,
+				      struct kms_tables **ret);
 
 /*
  * The kallmodsyms note of @elf: its section and descriptor.  An appended

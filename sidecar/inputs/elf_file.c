@@ -93,6 +93,23 @@ static struct kms_error *find_arch(struct kms_elf *e, const GElf_Ehdr *ehdr,
 			      ehdr->e_ident[EI_DATA]);
 }
 
+/* e->syms64 and e->strtab, where the symbol table can be read in place. */
+static void symbols_in_place(struct kms_elf *e)
+{
+	Elf_Scn *scn = elf_getscn(e->elf, e->strtab_index);
+	Elf_Data *data = scn ? elf_getdata(scn, NULL) : NULL;
+
+	if (gelf_getclass(e->elf) != ELFCLASS64 ||
+	    e->symtab_data->d_type != ELF_T_SYM ||
+	    e->symtab_data->d_size != e->nr_symbols * sizeof(Elf64_Sym) ||
+	    !data || !data->d_size ||
+	    ((const char *)data->d_buf)[data->d_size - 1])
+		return;
+	e->syms64 = e->symtab_data->d_buf;
+	e->strtab = data->d_buf;
+	e->strtab_size = data->d_size;
+}
+
 static struct kms_error *open_elf(const char *path, bool need_arch,
 				  struct kms_elf **ret)
 {
@@ -155,6 +172,7 @@ static struct kms_error *open_elf(const char *path, bool need_arch,
 		}
 		e->nr_symbols = e->symtab_data->d_size / shdr.sh_entsize;
 		e->strtab_index = shdr.sh_link;
+		symbols_in_place(e);
 		break;
 	}
 	*ret = e;
@@ -242,7 +260,17 @@ struct kms_error *kms_elf_symbol(struct kms_elf *elf, const char *name,
 
 	if (!elf->symtab)
 		return kms_error_file(elf->path, "no symbol table");
-	for (i = 1; i < elf->nr_symbols; i++) {
+	for (i = 1; elf->syms64 && i < elf->nr_symbols; i++) {
+		const Elf64_Sym *sym = &elf->syms64[i];
+
+		if (sym->st_shndx != SHN_UNDEF &&
+		    sym->st_name < elf->strtab_size &&
+		    !strcmp(elf->strtab + sym->st_name, name)) {
+			*ret_value = sym->st_value;
+			return NULL;
+		}
+	}
+	for (i = 1; !elf->syms64 && i < elf->nr_symbols; i++) {
 		GElf_Sym sym;
 		const char *s;
 

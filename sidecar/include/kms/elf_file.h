@@ -40,6 +40,13 @@ struct kms_elf {
 	size_t nr_symbols;
 	Elf_Data *symtab_data;
 	size_t strtab_index;
+	/*
+	 * The same, read in place when the file is ELF64 and its string
+	 * table ends in a NUL (else NULL: through gelf_getsym(), elf_strptr()).
+	 */
+	const Elf64_Sym *syms64;
+	const char *strtab;
+	size_t strtab_size;
 };
 
 /*

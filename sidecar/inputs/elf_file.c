@@ -193,10 +193,20 @@ struct kms_error *kms_elf_open_any(const char *path, struct kms_elf **ret)
 	return open_elf(path, false, ret);
 }
 
+/* A symbol looked up ahead: its name (a copy) and first defined value. */
+struct kms_elf_memo {
+	char *name;
+	uint64_t value;
+	bool found;
+};
+
 void kms_elf_close(struct kms_elf *elf)
 {
 	if (!elf)
 		return;
+	for (size_t i = 0; i < elf->nr_memo; i++)
+		free(elf->memo[i].name);
+	free(elf->memo);
 	if (elf->elf)
 		elf_end(elf->elf);
 	if (elf->fd >= 0)
@@ -253,21 +263,79 @@ Elf_Scn *kms_elf_section(struct kms_elf *elf, const char *name)
 	return NULL;
 }
 
-struct kms_error *kms_elf_symbol(struct kms_elf *elf, const char *name,
-				 uint64_t *ret_value)
+/* The memo of @name's look-up ahead, or NULL. */
+static const struct kms_elf_memo *memo_of(const struct kms_elf *elf,
+					  const char *name)
 {
+	for (size_t i = 0; i < elf->nr_memo; i++)
+		if (!strcmp(elf->memo[i].name, name))
+			return &elf->memo[i];
+	return NULL;
+}
+
+void kms_elf_symbols_ahead(struct kms_elf *elf, const char *const *names,
+			   size_t n)
+{
+	bool first_byte[256] = { false };
+	struct kms_elf_memo *memo;
+	size_t i, k, added = 0;
+
+	if (!elf->syms64)
+		return;
+	memo = realloc(elf->memo, (elf->nr_memo + n) * sizeof(*memo));
+	if (!memo)
+		return;
+	elf->memo = memo;
+	memo += elf->nr_memo;
+	for (k = 0; k < n; k++) {
+		if (memo_of(elf, names[k]))
+			continue;
+		memo[added] = (struct kms_elf_memo){ .name = strdup(names[k]) };
+		if (!memo[added].name)
+			break;
+		first_byte[(unsigned char)names[k][0]] = true;
+		added++;
+	}
+	for (i = 1; added && i < elf->nr_symbols; i++) {
+		const Elf64_Sym *sym = &elf->syms64[i];
+		const char *s;
+
+		if (sym->st_name >= elf->strtab_size ||
+		    !first_byte[(unsigned char)elf->strtab[sym->st_name]] ||
+		    sym->st_shndx == SHN_UNDEF)
+			continue;
+		s = elf->strtab + sym->st_name;
+		for (k = 0; k < added; k++) {
+			if (!memo[k].found && !strcmp(s, memo[k].name)) {
+				memo[k].value = sym->st_value;
+				memo[k].found = true;
+			}
+		}
+	}
+	elf->nr_memo += added;
+}
+
+/* The first defined symbol called @name, in one pass: false if none. */
+static bool find_symbol(struct kms_elf *elf, const char *name,
+			uint64_t *ret_value)
+{
+	const struct kms_elf_memo *memo = memo_of(elf, name);
 	size_t i;
 
-	if (!elf->symtab)
-		return kms_error_file(elf->path, "no symbol table");
+	if (memo) {
+		*ret_value = memo->value;
+		return memo->found;
+	}
 	for (i = 1; elf->syms64 && i < elf->nr_symbols; i++) {
 		const Elf64_Sym *sym = &elf->syms64[i];
 
-		if (sym->st_shndx != SHN_UNDEF &&
-		    sym->st_name < elf->strtab_size &&
+		/* The first byte first: most names differ there. */
+		if (sym->st_name < elf->strtab_size &&
+		    elf->strtab[sym->st_name] == name[0] &&
+		    sym->st_shndx != SHN_UNDEF &&
 		    !strcmp(elf->strtab + sym->st_name, name)) {
 			*ret_value = sym->st_value;
-			return NULL;
+			return true;
 		}
 	}
 	for (i = 1; !elf->syms64 && i < elf->nr_symbols; i++) {
@@ -280,10 +348,23 @@ struct kms_error *kms_elf_symbol(struct kms_elf *elf, const char *name,
 		s = elf_strptr(elf->elf, elf->strtab_index, sym.st_name);
 		if (s && !strcmp(s, name)) {
 			*ret_value = sym.st_value;
-			return NULL;
+			return true;
 		}
 	}
-	return kms_error_file(elf->path, "no symbol %s", name);
+	return false;
+}
+
+struct kms_error *kms_elf_symbol(struct kms_elf *elf, const char *name,
+				 uint64_t *ret_value)
+{
+	uint64_t value;
+
+	if (!elf->symtab)
+		return kms_error_file(elf->path, "no symbol table");
+	if (!find_symbol(elf, name, &value))
+		return kms_error_file(elf->path, "no symbol %s", name);
+	*ret_value = value;
+	return NULL;
 }
 
 struct kms_error *kms_elf_symbols_at(struct kms_elf *elf, uint64_t value,

@@ -47,6 +47,8 @@ struct kms_elf {
 	const Elf64_Sym *syms64;
 	const char *strtab;
 	size_t strtab_size;
+	struct kms_elf_memo *memo;	/* kms_elf_symbols_ahead()'s answers */
+	size_t nr_memo;
 };
 
 /*
@@ -79,6 +81,15 @@ bool kms_elf_build_id(struct kms_elf *elf, const unsigned char **ret,
 /* The value of the first defined symbol called @name. */
 struct kms_error *kms_elf_symbol(struct kms_elf *elf, const char *name,
 				 uint64_t *ret_value);
+
+/*
+ * Look the @n symbols @names up in one pass over the symbol table, ahead
+ * of the kms_elf_symbol() calls that will ask for them: those are then
+ * answered (found or not) without a pass of their own.  Does nothing if
+ * memory is short.
+ */
+void kms_elf_symbols_ahead(struct kms_elf *elf, const char *const *names,
+			   size_t n);
 
 /*
  * The names of the symbols defined at @value in a section (not undefined,

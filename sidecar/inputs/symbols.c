@@ -8,7 +8,7 @@
 #include <kms/symbols.h>
 #include <kms/util.h>
 
-#define KSYM_NAME_LEN 512
+#include "kallsyms_tables.h"
 
 void kms_symbols_destroy(struct kms_symbols *symbols)
 {
@@ -413,17 +413,6 @@ static struct kms_error *symbols_from_symtab(struct kms_elf *elf,
 	return NULL;
 }
 
-/*
- * The kallsyms tables.  Every look-up is bounds-checked: a vmlinux is input
- * like any other.
- */
-struct kallsyms_tables {
-	const unsigned char *names, *token_table, *token_index, *offsets;
-	uint64_t names_size, token_table_size;
-	uint32_t nr_syms;
-	uint64_t relative_base;
-};
-
 static struct kms_error *table_at(struct kms_elf *elf, const char *sym,
 				  uint64_t size, uint64_t *ret_addr,
 				  const unsigned char **ret)
@@ -458,8 +447,8 @@ static uint64_t bytes_left(struct kms_elf *elf, uint64_t addr)
 	return 0;
 }
 
-static struct kms_error *find_kallsyms_tables(struct kms_elf *elf,
-					      struct kallsyms_tables *k)
+struct kms_error *find_kallsyms_tables(struct kms_elf *elf,
+				       struct kallsyms_tables *k)
 {
 	const unsigned char *p;
 	struct kms_error *err;
@@ -496,21 +485,17 @@ static struct kms_error *find_kallsyms_tables(struct kms_elf *elf,
 	return NULL;
 }
 
-static int32_t kallsyms_offset(const struct kallsyms_tables *k, uint32_t i)
+int32_t kallsyms_offset(const struct kallsyms_tables *k, uint32_t i)
 {
 	return (int32_t)(k->offsets[4 * i] | k->offsets[4 * i + 1] << 8 |
 			 k->offsets[4 * i + 2] << 16 |
 			 (uint32_t)k->offsets[4 * i + 3] << 24);
 }
 
-/*
- * Symbol @i's type and name, expanded from its tokens at *@pos (moved past
- * them) into @buf (KSYM_NAME_LEN + 1 bytes), *@ret_len bytes of it.
- */
-static struct kms_error *expand_name(struct kms_elf *elf,
-				     const struct kallsyms_tables *k,
-				     uint32_t i, uint64_t *pos, char *buf,
-				     size_t *ret_len)
+/* kallsyms_tables.h */
+struct kms_error *expand_name(struct kms_elf *elf,
+			      const struct kallsyms_tables *k, uint32_t i,
+			      uint64_t *pos, char *buf, size_t *ret_len)
 {
 	size_t blen = 0, len;
 

@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: GPL-2.0
+/* A vmlinux's kallsyms tables, one symbol at a time (kms/kallsyms.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include <kms/kallsyms.h>
+#include <kms/util.h>
+
+#include "kallsyms_tables.h"
+
+/*
+ * Where symbol i's entry starts in kallsyms_names, and where its name goes
+ * in symbols.names, for every STRIDE-th symbol: the others are found by
+ * walking from there, over at most STRIDE - 1 entries.  Arrays of every
+ * symbol's would cost more to write than a lookup costs.
+ */
+#define STRIDE 16
+
+struct place {
+	uint64_t entry;
+	size_t name;
+};
+
+struct kms_kallsyms {
+	struct kms_elf *elf;
+	struct kallsyms_tables k;
+	int token_len[256];	/* each token's length, -1: bad */
+	bool absolute_percpu, sorted;
+	struct place *places;	/* symbol i * STRIDE's */
+	size_t nr_expanded;
+	struct kms_symbols symbols;	/* .name NULL: not expanded yet */
+};
+
+void kms_kallsyms_close(struct kms_kallsyms *k)
+{
+	if (!k)
+		return;
+	free(k->places);
+	free(k->symbols.syms);
+	free(k->symbols.names);
+	free(k);
+}
+
+size_t kms_kallsyms_count(const struct kms_kallsyms *k)
+{
+	return k->k.nr_syms;
+}
+
+const struct kms_symbols *kms_kallsyms_table(const struct kms_kallsyms *k)
+{
+	return &k->symbols;
+}
+
+bool kms_kallsyms_sorted(const struct kms_kallsyms *k)
+{
+	return k->sorted;
+}
+
+/* As symbols.c's symbols_from_kallsyms() computes it. */
+uint64_t kms_kallsyms_address(const struct kms_kallsyms *k, size_t i)
+{
+	int32_t off = kallsyms_offset(&k->k, i);
+
+	if (!k->absolute_percpu)
+		return k->k.relative_base + (uint32_t)off;
+	if (off >= 0)
+		return off;
+	return k->k.relative_base - 1 - off;
+}
+
+/*
+ * The length of token @idx, or -1 if it runs off the token table, in
+ * @len[]; computed once.
+ */
+static void token_lengths(const struct kallsyms_tables *k, int len[256])
+{
+	for (unsigned int idx = 0; idx < 256; idx++) {
+		uint64_t t = k->token_index[2 * idx] |
+			     k->token_index[2 * idx + 1] << 8;
+		const unsigned char *nul = t < k->token_table_size ?
+			memchr(k->token_table + t, 0,
+			       k->token_table_size - t) : NULL;
+
+		len[idx] = nul ? (int)(nul - (k->token_table + t)) : -1;
+	}
+}
+
+/*
+ * The length of the name at *@pos (moved past it), its type included,
+ * from its tokens' lengths, or 0 exactly when expand_name() would refuse
+ * it: too long, without a type, or past the end of a table.
+ */
+static size_t measure_name(const struct kallsyms_tables *k,
+			   const int token_len[256], uint64_t *pos)
+{
+	size_t len, blen = 0;
+
+	if (*pos >= k->names_size)
+		return 0;
+	len = k->names[(*pos)++];
+	if (len & 0x80) {
+		if (*pos >= k->names_size)
+			return 0;
+		len = (len & 0x7f) | (size_t)k->names[(*pos)++] << 7;
+	}
+	if (len > k->names_size - *pos)
+		return 0;
+	for (; len; len--) {
+		int n = token_len[k->names[(*pos)++]];
+
+		if (n < 0)
+			return 0;
+		blen += n;
+	}
+	return blen <= KSYM_NAME_LEN ? blen : 0;
+}
+
+/*
+ * Check every name as expand_name() would, and note the places: a name
+ * it would refuse is expanded, for its error.  The sum of the names'
+ * lengths, each with its NUL, in *@ret_total.
+ */
+static struct kms_error *measure_names(struct kms_kallsyms *k,
+				       size_t *ret_total)
+{
+	char buf[KSYM_NAME_LEN + 1];
+	struct kms_error *err;
+	uint64_t pos = 0, at;
+	size_t total = 0, blen;
+	uint32_t i;
+
+	for (i = 0; i < k->k.nr_syms; i++) {
+		if (i % STRIDE == 0)
+			k->places[i / STRIDE] = (struct place){ pos, total };
+		at = pos;
+		blen = measure_name(&k->k, k->token_len, &pos);
+		if (!blen) {
+			pos = at;
+			err = expand_name(k->elf, &k->k, i, &pos, buf, &blen);
+			if (err)
+				return err;
+		}
+		total += blen;	/* the name and its NUL, less the type */
+	}
+	*ret_total = total;
+	return NULL;
+}
+
+/* The kallsyms tables' symbols, looked up in one pass. */
+static const char *const table_symbols[] = {
+	"kallsyms_num_syms", "kallsyms_relative_base", "kallsyms_offsets",
+	"kallsyms_token_index", "kallsyms_token_table", "kallsyms_names",
+	"_text",
+};
+
+/* k->absolute_percpu and k->sorted, from the offsets. */
+static void read_order(struct kms_kallsyms *k)
+{
+	uint64_t prev = 0, addr;
+	size_t i;
+
+	for (i = 0; i < k->k.nr_syms; i++)
+		if (kallsyms_offset(&k->k, i) < 0)
+			k->absolute_percpu = true;
+	k->sorted = true;
+	for (i = 0; i < k->k.nr_syms && k->sorted; i++) {
+		addr = kms_kallsyms_address(k, i);
+		k->sorted = !i || prev <= addr;
+		prev = addr;
+	}
+}
+
+struct kms_error *kms_kallsyms_open(struct kms_elf *elf,
+				    struct kms_kallsyms **ret)
+{
+	struct kms_kallsyms *k;
+	struct kms_error *err;
+	size_t total;
+
+	k = calloc(1, sizeof(*k));
+	if (!k)
+		return &kms_error_nomem;
+	k->elf = elf;
+	kms_elf_symbols_ahead(elf, table_symbols,
+			      KMS_ARRAY_SIZE(table_symbols));
+	err = find_kallsyms_tables(elf, &k->k);
+	if (err)
+		goto fail;
+	read_order(k);
+	token_lengths(&k->k, k->token_len);
+	k->places = malloc((k->k.nr_syms / STRIDE + 1) * sizeof(*k->places));
+	/* Untouched until used: the pages cost nothing before. */
+	k->symbols.syms = calloc(k->k.nr_syms, sizeof(*k->symbols.syms));
+	err = &kms_error_nomem;
+	if (!k->places || !k->symbols.syms)
+		goto fail;
+	err = measure_names(k, &total);
+	if (err)
+		goto fail;
+	k->symbols.names = malloc(total ? total : 1);
+	err = &kms_error_nomem;
+	if (!k->symbols.names)
+		goto fail;
+	k->symbols.nr = k->k.nr_syms;
+	err = kms_elf_symbol(elf, "_text", &k->symbols.text_address);
+	if (err)
+		goto fail;
+	*ret = k;
+	return NULL;
+fail:
+	kms_kallsyms_close(k);
+	return err;
+}
+
+const struct kms_symbol *kms_kallsyms_symbol(struct kms_kallsyms *k,
+					     size_t i)
+{
+	struct kms_symbol *sym = &k->symbols.syms[i];
+	const struct place *p = &k->places[i / STRIDE];
+	char buf[KSYM_NAME_LEN + 1];
+	uint64_t pos = p->entry;
+	size_t name = p->name, blen, j;
+	struct kms_error *err;
+
+	if (sym->name)
+		return sym;
+	/*
+	 * measure_names() measured every entry: a name measure_name() refuses,
+	 * expand_name() refuses too, and then the tables were not opened.
+	 */
+	for (j = i - i % STRIDE; j < i; j++)
+		name += measure_name(&k->k, k->token_len, &pos);
+	err = expand_name(k->elf, &k->k, i, &pos, buf, &blen);
+	if (err)
+		abort();
+	memcpy(k->symbols.names + name, buf + 1, blen);
+	sym->name = k->symbols.names + name;
+	sym->type = buf[0];
+	sym->address = kms_kallsyms_address(k, i);
+	k->nr_expanded++;
+	return sym;
+}
+
+const struct kms_symbols *kms_kallsyms_all(struct kms_kallsyms *k)
+{
+	for (size_t i = 0; k->nr_expanded < k->k.nr_syms; i++)
+		kms_kallsyms_symbol(k, i);
+	return &k->symbols;
+}

@@ -46,7 +46,7 @@ static bool same_print(const struct kms_tables *t, uint32_t a, uint32_t b)
 static struct kms_error *text_instances(struct inspector *in,
 					struct instance **ret, size_t *ret_nr)
 {
-	const struct kms_symbols *s = in->syms;
+	const struct kms_symbols *s = inspector_symbols(in);
 	struct instance *v = NULL;
 	uint32_t cursor = KMS_NONE;
 	size_t i, n = 0, cap = 0;

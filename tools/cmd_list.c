@@ -38,7 +38,7 @@ static bool wanted(const struct inspector *in, const struct list_filter *o,
 
 int list_symbols(struct inspector *in, const struct list_filter *filter)
 {
-	const struct kms_symbols *s = in->syms;
+	const struct kms_symbols *s = inspector_symbols(in);
 	uint32_t cursor = KMS_NONE;
 	char type[2] = { 0 };
 	size_t i;

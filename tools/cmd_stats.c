@@ -70,6 +70,7 @@ static bool is_data(struct inspector *in, const struct kms_symbol *sym)
 static int run(struct inspector *in, const void *settings, int argc,
 	       char **argv)
 {
+	const struct kms_symbols *syms = inspector_symbols(in);
 	const struct kms_tables *t = in->tables;
 	size_t text = 0, text_annotated = 0, data = 0, data_annotated = 0;
 	size_t named = 0, multi = 0, i;
@@ -79,8 +80,8 @@ static int run(struct inspector *in, const void *settings, int argc,
 	(void)settings;
 	(void)argc;
 	(void)argv;
-	for (i = 0; i < in->syms->nr; i++) {
-		const struct kms_symbol *sym = &in->syms->syms[i];
+	for (i = 0; i < syms->nr; i++) {
+		const struct kms_symbol *sym = &syms->syms[i];
 		bool annotated;
 
 		if (!kms_is_text_type(sym->type) && !is_data(in, sym))

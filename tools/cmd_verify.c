@@ -120,12 +120,13 @@ static struct kms_error *regenerate(struct inspector *in,
 static size_t compare(struct inspector *in, const struct kms_tables *fresh,
 		      size_t bad, size_t *compared)
 {
+	const struct kms_symbols *syms = inspector_symbols(in);
 	uint32_t c1 = KMS_NONE, c2 = KMS_NONE;
 	char pa[4096], pb[4096];
 	size_t i;
 
-	for (i = 0; i < in->syms->nr; i++) {
-		const struct kms_symbol *sym = &in->syms->syms[i];
+	for (i = 0; i < syms->nr; i++) {
+		const struct kms_symbol *sym = &syms->syms[i];
 		uint32_t a, b;
 
 		++*compared;
@@ -170,8 +171,9 @@ static struct kms_error *check_modularity(struct inspector *in,
 					  const struct verify_settings *o,
 					  size_t *ret_bad)
 {
+	const struct kms_symbols *syms = inspector_symbols(in);
 	uint32_t c1 = KMS_NONE, c2 = KMS_NONE;
-	uint64_t text = in->syms->text_address;
+	uint64_t text = syms->text_address;
 	struct kms_tables *judged;
 	struct kms_error *err;
 	char pa[4096], pb[4096], **seen = NULL;
@@ -180,8 +182,8 @@ static struct kms_error *check_modularity(struct inspector *in,
 	err = regenerate(in, o, true, &judged);
 	if (err)
 		return err;
-	for (i = 0; i < in->syms->nr; i++) {
-		const struct kms_symbol *sym = &in->syms->syms[i];
+	for (i = 0; i < syms->nr; i++) {
+		const struct kms_symbol *sym = &syms->syms[i];
 		uint32_t a, b;
 
 		if (!kms_is_text_type(sym->type))

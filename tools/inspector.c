@@ -41,46 +41,66 @@ static int compare_name(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Every symbol's address in *@ret, sorted by @cmp. */
-static struct kms_error *sorted_symbols(const struct kms_symbols *syms,
-					int (*cmp)(const void *, const void *),
-					const struct kms_symbol ***ret)
+/* How the vmlinux lists its symbols: as kms_symbols_read() decides. */
+static enum kms_symbol_source symbol_source(struct inspector *in)
 {
-	const struct kms_symbol **v = NULL;
 	struct kms_error *err;
-	size_t i, cap = 0;
+	uint64_t dummy;
 
-	err = KMS_RESERVE(v, cap, syms->nr);
-	if (err)
-		return err;
-	for (i = 0; i < syms->nr; i++)
-		v[i] = &syms->syms[i];
-	qsort(v, syms->nr, sizeof(*v), cmp);
-	*ret = v;
-	return NULL;
+	if (in->opts->source != KMS_SYMBOLS_AUTO)
+		return in->opts->source;
+	err = kms_elf_symbol(in->elf, "kallsyms_names", &dummy);
+	kms_error_destroy(err);
+	return err ? KMS_SYMBOLS_SYMTAB : KMS_SYMBOLS_KALLSYMS;
 }
+
+/* in->syms, from the kallsyms tables or the symbol table. */
+static struct kms_error *open_symbols(struct inspector *in)
+{
+	struct kms_error *err;
+
+	if (symbol_source(in) == KMS_SYMBOLS_SYMTAB) {
+		err = kms_symbols_read(in->elf, KMS_SYMBOLS_SYMTAB,
+				       &in->symtab);
+		in->syms = in->symtab;
+	} else {
+		err = kms_kallsyms_open(in->elf, &in->kallsyms);
+		if (!err)
+			in->syms = kms_kallsyms_table(in->kallsyms);
+	}
+	return err;
+}
+
+/* The ELF symbols the inspector looks up by name: in one pass. */
+static const char *const looked_up[] = {
+	"kallsyms_names", "__per_cpu_start", "__per_cpu_end",
+};
 
 struct kms_error *inspector_open(struct inspector *in, const char *vmlinux,
 				 const struct inspector_options *opts)
 {
 	struct kms_error *err;
+	size_t n;
 
 	memset(in, 0, sizeof(*in));
 	in->vmlinux = vmlinux;
 	in->opts = opts;
 	json_init(&in->json, stdout);
 	err = kms_elf_open(vmlinux, &in->elf);
-	if (!err)
-		err = kms_symbols_read(in->elf, opts->source, &in->syms);
+	if (!err) {
+		kms_elf_symbols_ahead(in->elf, looked_up,
+				      KMS_ARRAY_SIZE(looked_up));
+		err = open_symbols(in);
+	}
 	if (!err)
 		err = opts->tables ? kms_tables_load(opts->tables, &in->tables) :
 		      kms_tables_from_elf(in->elf, &in->tables);
-	if (!err)
-		err = sorted_symbols(in->syms, compare_address,
-				     &in->by_address);
-	if (!err)
-		err = sorted_symbols(in->syms, compare_name, &in->by_name);
-	return err;
+	if (err)
+		return err;
+	n = in->syms->nr ? in->syms->nr : 1;
+	in->by_address = malloc(n * sizeof(*in->by_address));
+	in->by_name = malloc(n * sizeof(*in->by_name));
+	return in->by_address && in->by_name ? NULL : &kms_error_nomem;
 }
 
 void inspector_close(struct inspector *in)
@@ -91,9 +111,31 @@ void inspector_close(struct inspector *in)
 	free(in->by_name);
 	kms_vmcore_close(in->vmcore);
 	kms_tables_destroy(in->tables);
-	kms_symbols_destroy(in->syms);
+	kms_kallsyms_close(in->kallsyms);
+	kms_symbols_destroy(in->symtab);
 	kms_elf_close(in->elf);
 	memset(in, 0, sizeof(*in));
+}
+
+const struct kms_symbols *inspector_symbols(struct inspector *in)
+{
+	return in->kallsyms ? kms_kallsyms_all(in->kallsyms) : in->syms;
+}
+
+/* @v, every symbol's address, sorted by @cmp (unless already in order). */
+static void sort_symbols(struct inspector *in, const struct kms_symbol **v,
+			 int (*cmp)(const void *, const void *))
+{
+	const struct kms_symbols *syms = inspector_symbols(in);
+	bool sorted = true;
+	size_t i;
+
+	for (i = 0; i < syms->nr; i++) {
+		v[i] = &syms->syms[i];
+		sorted = sorted && (!i || cmp(&v[i - 1], &v[i]) < 0);
+	}
+	if (!sorted)
+		qsort(v, syms->nr, sizeof(*v), cmp);
 }
 
 static int name_before(const void *key, const void *element)
@@ -104,26 +146,58 @@ static int name_before(const void *key, const void *element)
 size_t inspector_symbols_named(struct inspector *in, const char *name,
 			       const struct kms_symbol *const **ret_first)
 {
-	size_t n = in->syms->nr, sz = sizeof(*in->by_name);
-	size_t lo = kms_lower_bound(name, in->by_name, n, sz, name_before);
+	size_t n = in->syms->nr, sz = sizeof(*in->by_name), lo;
 
+	if (!in->by_name_made) {
+		sort_symbols(in, in->by_name, compare_name);
+		in->by_name_made = true;
+	}
+	lo = kms_lower_bound(name, in->by_name, n, sz, name_before);
 	*ret_first = in->by_name + lo;
 	return kms_upper_bound(name, in->by_name, n, sz, name_before) - lo;
 }
 
-static int address_before(const void *key, const void *element)
+/*
+ * Look-ups by address: the kallsyms tables' own order when it is the
+ * order by address (as scripts/kallsyms sorts them), so that no name is
+ * expanded but those asked for; else by_address, made on first use.
+ */
+static bool in_table_order(const struct inspector *in)
 {
-	uint64_t a = *(const uint64_t *)key;
-	uint64_t b = (*(const struct kms_symbol *const *)element)->address;
-
-	return a < b ? -1 : a > b;
+	return in->kallsyms && kms_kallsyms_sorted(in->kallsyms);
 }
 
-/* Index in by_address of the first symbol above @addr. */
-static size_t upper_bound(const struct inspector *in, uint64_t addr)
+/* The address of the @i-th symbol by address. */
+static uint64_t address_of(struct inspector *in, size_t i)
 {
-	return kms_upper_bound(&addr, in->by_address, in->syms->nr,
-			       sizeof(*in->by_address), address_before);
+	return in_table_order(in) ? kms_kallsyms_address(in->kallsyms, i) :
+	       in->by_address[i]->address;
+}
+
+/* The @i-th symbol by address. */
+static const struct kms_symbol *symbol_of(struct inspector *in, size_t i)
+{
+	return in_table_order(in) ? kms_kallsyms_symbol(in->kallsyms, i) :
+	       in->by_address[i];
+}
+
+/* Index by address of the first symbol above @addr. */
+static size_t upper_bound(struct inspector *in, uint64_t addr)
+{
+	size_t lo = 0, hi = in->syms->nr, mid;
+
+	if (!in_table_order(in) && !in->by_address_made) {
+		sort_symbols(in, in->by_address, compare_address);
+		in->by_address_made = true;
+	}
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (address_of(in, mid) <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 uint64_t inspector_symbol_size(struct inspector *in,
@@ -132,7 +206,7 @@ uint64_t inspector_symbol_size(struct inspector *in,
 	size_t next = upper_bound(in, sym->address);
 
 	if (next < in->syms->nr)
-		return in->by_address[next]->address - sym->address;
+		return address_of(in, next) - sym->address;
 	return sym->size;
 }
 
@@ -144,7 +218,7 @@ bool inspector_symbol_between(struct inspector *in, uint64_t lo,
 	if (lo >= hi)
 		return false;
 	i = lo ? upper_bound(in, lo - 1) : 0;
-	return i < in->syms->nr && in->by_address[i]->address < hi;
+	return i < in->syms->nr && address_of(in, i) < hi;
 }
 
 const struct kms_symbol *inspector_symbol_at(struct inspector *in,
@@ -153,13 +227,15 @@ const struct kms_symbol *inspector_symbol_at(struct inspector *in,
 {
 	const struct kms_symbol *sym;
 	size_t i = upper_bound(in, addr);
+	uint64_t start;
 
 	if (i == 0)
 		return NULL;
-	sym = in->by_address[i - 1];
 	/* The kernel names an address by the first of its aliases. */
-	while (i > 1 && in->by_address[i - 2]->address == sym->address)
-		sym = in->by_address[--i - 1];
+	start = address_of(in, i - 1);
+	while (i > 1 && address_of(in, i - 2) == start)
+		i--;
+	sym = symbol_of(in, i - 1);
 	/*
 	 * The last symbol (_end) holds only its own size, often none: as
 	 * kallsyms resolves nothing past the image's end, %pS prints such
@@ -172,28 +248,75 @@ const struct kms_symbol *inspector_symbol_at(struct inspector *in,
 }
 
 /*
+ * Whether a symbol is called @name, and the address of the first: found
+ * through the symbol table, since kallsyms tables list a symbol at its
+ * value there (both come from one link), so that only the names at that
+ * address are expanded.
+ */
+static bool table_symbol(struct inspector *in, const char *name,
+			 uint64_t *ret)
+{
+	struct kms_error *err;
+	uint64_t value;
+	size_t i;
+
+	err = kms_elf_symbol(in->elf, name, &value);
+	kms_error_destroy(err);
+	if (err)
+		return false;
+	for (i = value ? upper_bound(in, value - 1) : 0;
+	     i < in->syms->nr && address_of(in, i) == value; i++) {
+		if (!strcmp(symbol_of(in, i)->name, name)) {
+			*ret = value;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The same, in every symbol: true when both are found. */
+static bool listed_symbols(struct inspector *in, uint64_t *ret_start,
+			   uint64_t *ret_end, bool *ret_have_end)
+{
+	const struct kms_symbols *syms = inspector_symbols(in);
+	bool have_start = false;
+	size_t i;
+
+	for (i = 0; i < syms->nr; i++) {
+		const struct kms_symbol *sym = &syms->syms[i];
+
+		if (!have_start && !strcmp(sym->name, "__per_cpu_start")) {
+			*ret_start = sym->address;
+			have_start = true;
+		} else if (!*ret_have_end &&
+			   !strcmp(sym->name, "__per_cpu_end")) {
+			*ret_end = sym->address;
+			*ret_have_end = true;
+		}
+	}
+	return have_start;
+}
+
+/*
  * The per-CPU class's base, and the end of the template, looked up once:
  * false if there is no base.
  */
 static bool percpu_base(struct inspector *in, uint64_t *ret)
 {
 	bool have_end = false;
-	size_t i;
 
 	if (!in->percpu_tried) {
 		in->percpu_tried = true;
-		for (i = 0; i < in->syms->nr; i++) {
-			const struct kms_symbol *sym = &in->syms->syms[i];
-
-			if (!in->percpu_known &&
-			    !strcmp(sym->name, "__per_cpu_start")) {
-				in->percpu_start = sym->address;
-				in->percpu_known = true;
-			} else if (!have_end &&
-				   !strcmp(sym->name, "__per_cpu_end")) {
-				in->percpu_end = sym->address;
-				have_end = true;
-			}
+		if (in_table_order(in)) {
+			in->percpu_known = table_symbol(in, "__per_cpu_start",
+							&in->percpu_start);
+			have_end = table_symbol(in, "__per_cpu_end",
+						&in->percpu_end);
+		} else {
+			in->percpu_known = listed_symbols(in,
+							  &in->percpu_start,
+							  &in->percpu_end,
+							  &have_end);
 		}
 		if (!have_end)
 			in->percpu_end = in->percpu_start;

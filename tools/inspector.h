@@ -18,6 +18,7 @@
 #include <kms/blob.h>
 #include <kms/elf_file.h>
 #include <kms/error.h>
+#include <kms/kallsyms.h>
 #include <kms/symbols.h>
 #include <kms/vmcore.h>
 
@@ -40,12 +41,24 @@ struct inspector {
 	const char *vmlinux;
 	const struct inspector_options *opts;
 	struct kms_elf *elf;
-	struct kms_symbols *syms;
+	/*
+	 * The symbols: nr and text_address at once, the entries through
+	 * inspector_symbols() (every one) or the look-ups below, since the
+	 * kallsyms tables are expanded a symbol at a time.
+	 */
+	const struct kms_symbols *syms;
+	struct kms_kallsyms *kallsyms;	/* the image's kallsyms tables, */
+	struct kms_symbols *symtab;	/* or its symbol table, read whole */
 	struct kms_tables *tables;
-	/* Symbols by address; among aliases, in kallsyms order. */
+	/*
+	 * Symbols by address, among aliases in kallsyms order (made on first
+	 * use, when the kallsyms tables are not in that order already), and
+	 * by name, among equal names in kallsyms order (made on first use).
+	 * Both arrays are allocated at open, so that no look-up fails.
+	 */
 	const struct kms_symbol **by_address;
-	/* Symbols by name; among equal names, in kallsyms order. */
 	const struct kms_symbol **by_name;
+	bool by_address_made, by_name_made;
 	Dwfl *dwfl;			/* NULL until asked, or without DWARF */
 	Dwfl_Module *dwarf;
 	bool dwarf_tried;
@@ -57,14 +70,19 @@ struct inspector {
 };
 
 /*
- * Open @vmlinux with @opts (kept, not copied): its symbols, and the tables
- * from opts->tables or from @vmlinux.  Close @in with inspector_close(),
- * also after an error.
+ * Open @vmlinux with @opts (kept, not copied), once: its symbols, and the
+ * tables from opts->tables or from @vmlinux.  Every symbol is read and
+ * checked, but from kallsyms tables a name is expanded only when asked
+ * for (a lookup by address expands a few).  Close @in with
+ * inspector_close(), also after an error.
  */
 struct kms_error *inspector_open(struct inspector *in, const char *vmlinux,
 				 const struct inspector_options *opts);
 
 void inspector_close(struct inspector *in);
+
+/* Every symbol, in /proc/kallsyms order (expanded now if need be). */
+const struct kms_symbols *inspector_symbols(struct inspector *in);
 
 /*
  * The symbol holding link-time @addr and its size, or NULL.  A symbol

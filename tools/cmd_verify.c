@@ -81,7 +81,8 @@ static struct kms_error *regenerate(struct inspector *in,
 				    const struct verify_settings *o,
 				    bool modularity, struct kms_tables **ret)
 {
-	struct kms_gen_options gen = { .vmlinux = in->vmlinux };
+	struct kms_gen_options gen = { .vmlinux = in->vmlinux,
+				       .elf = in->elf };
 	const char *slash = strrchr(in->vmlinux, '/');
 	_cleanup_free_ char *map = NULL, *dir = NULL;
 	struct kms_error *err;

@@ -81,7 +81,8 @@ struct kms_error *kms_generate(const struct kms_gen_options *opts,
 	struct gen g = { .opts = opts };
 	struct kms_error *err;
 
-	err = kms_elf_open(opts->vmlinux, &g.elf);
+	g.elf = opts->elf;
+	err = g.elf ? NULL : kms_elf_open(opts->vmlinux, &g.elf);
 	if (err)
 		return err;
 	err = run_phases(&g, ret_blob, ret_size);
@@ -90,6 +91,8 @@ struct kms_error *kms_generate(const struct kms_gen_options *opts,
 		if (ret_stats)
 			*ret_stats = g.stats;
 	}
+	if (opts->elf)
+		g.elf = NULL;	/* the caller's */
 	release_gen(&g);
 	return err;
 }

@@ -17,10 +17,16 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include <kms/elf_file.h>
 #include <kms/error.h>
 
 struct kms_gen_options {
 	const char *vmlinux;
+	/*
+	 * VMLINUX already open (kms_elf_open()), the caller's to close; NULL:
+	 * kms_generate() opens it.
+	 */
+	struct kms_elf *elf;
 	const char *build_dir;		/* where the .<obj>.cmd files are */
 	const char *map;		/* the final link's map */
 	const char *o_map;		/* vmlinux.o's map, NULL: by default */

@@ -197,7 +197,7 @@ struct kms_error *kms_elf_open_any(const char *path, struct kms_elf **ret)
 struct kms_elf_memo {
 	char *name;
 	uint64_t value;
-	bool found;
+	bool looked_up, found;
 };
 
 void kms_elf_close(struct kms_elf *elf)
@@ -276,9 +276,8 @@ static const struct kms_elf_memo *memo_of(const struct kms_elf *elf,
 void kms_elf_symbols_ahead(struct kms_elf *elf, const char *const *names,
 			   size_t n)
 {
-	bool first_byte[256] = { false };
 	struct kms_elf_memo *memo;
-	size_t i, k, added = 0;
+	size_t k;
 
 	if (!elf->syms64)
 		return;
@@ -286,17 +285,27 @@ void kms_elf_symbols_ahead(struct kms_elf *elf, const char *const *names,
 	if (!memo)
 		return;
 	elf->memo = memo;
-	memo += elf->nr_memo;
 	for (k = 0; k < n; k++) {
 		if (memo_of(elf, names[k]))
 			continue;
-		memo[added] = (struct kms_elf_memo){ .name = strdup(names[k]) };
-		if (!memo[added].name)
-			break;
-		first_byte[(unsigned char)names[k][0]] = true;
-		added++;
+		memo[elf->nr_memo].name = strdup(names[k]);
+		if (!memo[elf->nr_memo].name)
+			return;
+		memo[elf->nr_memo].looked_up = false;
+		memo[elf->nr_memo++].found = false;
 	}
-	for (i = 1; added && i < elf->nr_symbols; i++) {
+}
+
+/* Look every name kms_elf_symbols_ahead() was given up: one pass. */
+static void look_up_ahead(struct kms_elf *elf)
+{
+	bool first_byte[256] = { false };
+	struct kms_elf_memo *memo = elf->memo;
+	size_t i, k;
+
+	for (k = 0; k < elf->nr_memo; k++)
+		first_byte[(unsigned char)memo[k].name[0]] = true;
+	for (i = 1; i < elf->nr_symbols; i++) {
 		const Elf64_Sym *sym = &elf->syms64[i];
 		const char *s;
 
@@ -305,14 +314,16 @@ void kms_elf_symbols_ahead(struct kms_elf *elf, const char *const *names,
 		    sym->st_shndx == SHN_UNDEF)
 			continue;
 		s = elf->strtab + sym->st_name;
-		for (k = 0; k < added; k++) {
-			if (!memo[k].found && !strcmp(s, memo[k].name)) {
+		for (k = 0; k < elf->nr_memo; k++) {
+			if (!memo[k].looked_up && !memo[k].found &&
+			    !strcmp(s, memo[k].name)) {
 				memo[k].value = sym->st_value;
 				memo[k].found = true;
 			}
 		}
 	}
-	elf->nr_memo += added;
+	for (k = 0; k < elf->nr_memo; k++)
+		memo[k].looked_up = true;
 }
 
 /* The first defined symbol called @name, in one pass: false if none. */
@@ -322,6 +333,8 @@ static bool find_symbol(struct kms_elf *elf, const char *name,
 	const struct kms_elf_memo *memo = memo_of(elf, name);
 	size_t i;
 
+	if (memo && !memo->looked_up)
+		look_up_ahead(elf);
 	if (memo) {
 		*ret_value = memo->value;
 		return memo->found;

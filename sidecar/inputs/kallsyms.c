@@ -56,16 +56,35 @@ bool kms_kallsyms_sorted(const struct kms_kallsyms *k)
 	return k->sorted;
 }
 
-/* As symbols.c's symbols_from_kallsyms() computes it. */
+/*
+ * As symbols.c's symbols_from_kallsyms() computes it (kallsyms_offset(),
+ * inline: a lookup reads a few dozen of them).
+ */
 uint64_t kms_kallsyms_address(const struct kms_kallsyms *k, size_t i)
 {
-	int32_t off = kallsyms_offset(&k->k, i);
+	const unsigned char *p = k->k.offsets + 4 * i;
+	int32_t off = (int32_t)(p[0] | p[1] << 8 | p[2] << 16 |
+				(uint32_t)p[3] << 24);
 
 	if (!k->absolute_percpu)
 		return k->k.relative_base + (uint32_t)off;
 	if (off >= 0)
 		return off;
 	return k->k.relative_base - 1 - off;
+}
+
+size_t kms_kallsyms_upper_bound(const struct kms_kallsyms *k, uint64_t addr)
+{
+	size_t lo = 0, hi = k->k.nr_syms, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (kms_kallsyms_address(k, mid) <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 /*
@@ -159,15 +178,20 @@ static void read_order(struct kms_kallsyms *k)
 	uint64_t prev = 0, addr;
 	size_t i;
 
-	for (i = 0; i < k->k.nr_syms; i++)
-		if (kallsyms_offset(&k->k, i) < 0)
-			k->absolute_percpu = true;
+	for (i = 0; i < k->k.nr_syms && !k->absolute_percpu; i++)
+		k->absolute_percpu = k->k.offsets[4 * i + 3] & 0x80;
 	k->sorted = true;
 	for (i = 0; i < k->k.nr_syms && k->sorted; i++) {
 		addr = kms_kallsyms_address(k, i);
 		k->sorted = !i || prev <= addr;
 		prev = addr;
 	}
+}
+
+void kms_kallsyms_ahead(struct kms_elf *elf)
+{
+	kms_elf_symbols_ahead(elf, table_symbols,
+			      KMS_ARRAY_SIZE(table_symbols));
 }
 
 struct kms_error *kms_kallsyms_open(struct kms_elf *elf,
@@ -181,8 +205,7 @@ struct kms_error *kms_kallsyms_open(struct kms_elf *elf,
 	if (!k)
 		return &kms_error_nomem;
 	k->elf = elf;
-	kms_elf_symbols_ahead(elf, table_symbols,
-			      KMS_ARRAY_SIZE(table_symbols));
+	kms_kallsyms_ahead(elf);
 	err = find_kallsyms_tables(elf, &k->k);
 	if (err)
 		goto fail;
@@ -212,38 +235,51 @@ fail:
 	return err;
 }
 
-const struct kms_symbol *kms_kallsyms_symbol(struct kms_kallsyms *k,
-					     size_t i)
+/*
+ * Expand symbol @i, whose entry is at *@pos (moved past it) and whose name
+ * goes at @name in symbols.names; returns the name's length with its NUL.
+ * measure_names() measured every entry: expand_name() refuses none.
+ */
+static size_t expand_at(struct kms_kallsyms *k, size_t i, uint64_t *pos,
+			size_t name)
 {
 	struct kms_symbol *sym = &k->symbols.syms[i];
-	const struct place *p = &k->places[i / STRIDE];
 	char buf[KSYM_NAME_LEN + 1];
-	uint64_t pos = p->entry;
-	size_t name = p->name, blen, j;
-	struct kms_error *err;
+	size_t blen;
 
-	if (sym->name)
-		return sym;
-	/*
-	 * measure_names() measured every entry: a name measure_name() refuses,
-	 * expand_name() refuses too, and then the tables were not opened.
-	 */
-	for (j = i - i % STRIDE; j < i; j++)
-		name += measure_name(&k->k, k->token_len, &pos);
-	err = expand_name(k->elf, &k->k, i, &pos, buf, &blen);
-	if (err)
+	if (expand_name(k->elf, &k->k, i, pos, buf, &blen))
 		abort();
 	memcpy(k->symbols.names + name, buf + 1, blen);
 	sym->name = k->symbols.names + name;
 	sym->type = buf[0];
 	sym->address = kms_kallsyms_address(k, i);
 	k->nr_expanded++;
-	return sym;
+	return blen;
+}
+
+const struct kms_symbol *kms_kallsyms_symbol(struct kms_kallsyms *k,
+					     size_t i)
+{
+	const struct place *p = &k->places[i / STRIDE];
+	uint64_t pos = p->entry;
+	size_t name = p->name, j;
+
+	if (k->symbols.syms[i].name)
+		return &k->symbols.syms[i];
+	for (j = i - i % STRIDE; j < i; j++)
+		name += measure_name(&k->k, k->token_len, &pos);
+	expand_at(k, i, &pos, name);
+	return &k->symbols.syms[i];
 }
 
 const struct kms_symbols *kms_kallsyms_all(struct kms_kallsyms *k)
 {
-	for (size_t i = 0; k->nr_expanded < k->k.nr_syms; i++)
-		kms_kallsyms_symbol(k, i);
+	uint64_t pos = 0;
+	size_t i, name = 0;
+
+	for (i = 0; k->nr_expanded < k->k.nr_syms; i++)
+		name += k->symbols.syms[i].name ?
+			measure_name(&k->k, k->token_len, &pos) :
+			expand_at(k, i, &pos, name);
 	return &k->symbols;
 }

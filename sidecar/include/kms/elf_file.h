@@ -83,10 +83,11 @@ struct kms_error *kms_elf_symbol(struct kms_elf *elf, const char *name,
 				 uint64_t *ret_value);
 
 /*
- * Look the @n symbols @names up in one pass over the symbol table, ahead
- * of the kms_elf_symbol() calls that will ask for them: those are then
- * answered (found or not) without a pass of their own.  Does nothing if
- * memory is short.
+ * The @n symbols @names will be asked for: the first kms_elf_symbol() call
+ * for one of them looks up every name given so far (and not yet looked
+ * up) in one pass over the symbol table, and the later calls for them are
+ * answered (found or not) from memory.  So that callers that each need a
+ * few names share one pass.  Does nothing if memory is short.
  */
 void kms_elf_symbols_ahead(struct kms_elf *elf, const char *const *names,
 			   size_t n);

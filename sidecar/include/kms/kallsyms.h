@@ -23,6 +23,12 @@
 
 struct kms_kallsyms;
 
+/*
+ * Have @elf look up the symbols kms_kallsyms_open() needs in the same pass
+ * as the names its caller gave kms_elf_symbols_ahead().
+ */
+void kms_kallsyms_ahead(struct kms_elf *elf);
+
 /* @elf's kallsyms tables; @elf must outlive them. */
 struct kms_error *kms_kallsyms_open(struct kms_elf *elf,
 				    struct kms_kallsyms **ret);
@@ -39,6 +45,12 @@ bool kms_kallsyms_sorted(const struct kms_kallsyms *k);
 
 /* The address of symbol @i (< count), its name unread. */
 uint64_t kms_kallsyms_address(const struct kms_kallsyms *k, size_t i);
+
+/*
+ * The index of the first symbol above @addr, count if none: a binary
+ * search, for sorted tables only.
+ */
+size_t kms_kallsyms_upper_bound(const struct kms_kallsyms *k, uint64_t addr);
 
 /* Symbol @i (< count), expanded on first use; it lives as long as @k. */
 const struct kms_symbol *kms_kallsyms_symbol(struct kms_kallsyms *k,

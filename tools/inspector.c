@@ -71,7 +71,10 @@ static struct kms_error *open_symbols(struct inspector *in)
 	return err;
 }
 
-/* The ELF symbols the inspector looks up by name: in one pass. */
+/*
+ * The ELF symbols the inspector looks up by name: in one pass, with those
+ * of the kallsyms tables.
+ */
 static const char *const looked_up[] = {
 	"kallsyms_names", "__per_cpu_start", "__per_cpu_end",
 };
@@ -90,6 +93,7 @@ struct kms_error *inspector_open(struct inspector *in, const char *vmlinux,
 	if (!err) {
 		kms_elf_symbols_ahead(in->elf, looked_up,
 				      KMS_ARRAY_SIZE(looked_up));
+		kms_kallsyms_ahead(in->elf);
 		err = open_symbols(in);
 	}
 	if (!err)
@@ -186,7 +190,9 @@ static size_t upper_bound(struct inspector *in, uint64_t addr)
 {
 	size_t lo = 0, hi = in->syms->nr, mid;
 
-	if (!in_table_order(in) && !in->by_address_made) {
+	if (in_table_order(in))
+		return kms_kallsyms_upper_bound(in->kallsyms, addr);
+	if (!in->by_address_made) {
 		sort_symbols(in, in->by_address, compare_address);
 		in->by_address_made = true;
 	}
@@ -226,7 +232,7 @@ const struct kms_symbol *inspector_symbol_at(struct inspector *in,
 					     uint64_t *ret_size)
 {
 	const struct kms_symbol *sym;
-	size_t i = upper_bound(in, addr);
+	size_t next = upper_bound(in, addr), i = next;
 	uint64_t start;
 
 	if (i == 0)
@@ -237,11 +243,13 @@ const struct kms_symbol *inspector_symbol_at(struct inspector *in,
 		i--;
 	sym = symbol_of(in, i - 1);
 	/*
-	 * The last symbol (_end) holds only its own size, often none: as
-	 * kallsyms resolves nothing past the image's end, %pS prints such
-	 * addresses raw.
+	 * Its size, as inspector_symbol_size() says: to the next symbol's
+	 * address, which is @next's.  The last symbol (_end) holds only its
+	 * own size, often none: as kallsyms resolves nothing past the
+	 * image's end, %pS prints such addresses raw.
 	 */
-	*ret_size = inspector_symbol_size(in, sym);
+	*ret_size = next < in->syms->nr ? address_of(in, next) - start :
+		    sym->size;
 	if (addr - sym->address >= *ret_size)
 		return NULL;
 	return sym;

@@ -128,7 +128,8 @@ static void show_ranges(const struct kallmodsyms *km, struct seq_file *m)
 			} else {
 				walk_next(&w);
 			}
-			last = (i + 1 < s->first + s->nr ? walk_peek(&w) : s->end) - 1;
+			/* Starts increase: this walks nowhere. */
+			last = walk_to(&w, s, w.start) - 1;
 			m->len = 0;
 			/* As a text symbol, then as a data symbol. */
 			kallmodsyms_seq_show(km, m, base + w.start, 't', &cursor);

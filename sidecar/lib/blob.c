@@ -27,10 +27,11 @@ static struct kms_error *check_array(const char *origin, const char *what,
 	uint64_t end = (uint64_t)offset + count * elem_size;
 
 	if (offset % 4)
-		return kms_error_file(origin, "note: %s offset %u is not aligned",
+		return kms_error_path(KMS_ERR_BAD_OFFSET, origin,
+				      "note: %s offset %u is not aligned",
 				      what, offset);
 	if (offset < KMS_IMAGE_HEADER_SIZE || end > img_size)
-		return kms_error_file(origin,
+		return kms_error_path(KMS_ERR_BAD_OFFSET, origin,
 				      "note: %s (offset %u, %llu bytes) lie outside the %zu-byte image",
 				      what, offset,
 				      (unsigned long long)(count * elem_size),
@@ -58,17 +59,20 @@ static int compare_extent(const void *a, const void *b)
 	return x->end < y->end ? -1 : x->end > y->end;
 }
 
+/* A refusal of @class (a module list's, an object's) unless @off starts a
+ * string. */
 static struct kms_error *check_strtab_offset(const struct kms_tables *t,
 					     const char *origin,
+					     enum kms_error_class class,
 					     const char *what, uint32_t i,
 					     uint32_t off)
 {
 	if (off >= t->strtab_size)
-		return kms_error_file(origin,
+		return kms_error_path(class, origin,
 				      "note: %s %u names string offset %u past the %u-byte string table",
 				      what, i, off, t->strtab_size);
 	if (t->strtab[off] == '\0' || (off > 0 && t->strtab[off - 1] != '\0'))
-		return kms_error_file(origin,
+		return kms_error_path(class, origin,
 				      "note: %s %u names offset %u, which is not the start of a string",
 				      what, i, off);
 	return NULL;
@@ -133,7 +137,8 @@ static struct kms_error *check_arrays(struct kms_tables *t,
 	qsort(ext, NR_ARRAYS, sizeof(ext[0]), compare_extent);
 	for (i = 1; i < NR_ARRAYS; i++)
 		if (ext[i].start < ext[i - 1].end)
-			return kms_error_file(origin, "note: %s overlap %s",
+			return kms_error_path(KMS_ERR_OVERLAP, origin,
+					      "note: %s overlap %s",
 					      ext[i].what, ext[i - 1].what);
 	return NULL;
 }
@@ -145,12 +150,13 @@ static struct kms_error *check_strings(const struct kms_tables *t,
 	uint32_t i;
 
 	if (t->strtab_size == 0 || t->strtab[t->strtab_size - 1] != '\0')
-		return kms_error_file(origin, "note: string table is empty or not NUL-terminated");
+		return kms_error_path(KMS_ERR_BAD_STRTAB, origin,
+				      "note: string table is empty or not NUL-terminated");
 	for (i = 0; i < t->strtab_size; i++) {
 		unsigned char c = t->strtab[i];
 
 		if (c && (c <= ' ' || c >= 0x7f))
-			return kms_error_file(origin,
+			return kms_error_path(KMS_ERR_BAD_STRTAB, origin,
 					      "note: string table byte %u is not a printable character",
 					      i);
 	}
@@ -173,23 +179,24 @@ static struct kms_error *check_modlists(const struct kms_tables *t,
 		uint32_t n = kms_modlist_count(t, i);
 
 		if (n == 0)
-			return kms_error_file(origin,
+			return kms_error_path(KMS_ERR_BAD_MODLIST, origin,
 					      "note: module list at word %u is empty",
 					      i);
 		if (n > t->nr_modlist_words - i - 1)
-			return kms_error_file(origin,
+			return kms_error_path(KMS_ERR_BAD_MODLIST, origin,
 					      "note: module list at word %u claims %u modules, more than the array holds",
 					      i, n);
 		list_starts[i / 8] |= 1 << (i % 8);
 		for (k = 0; k < n; k++) {
 			uint32_t off = kms_get_le32(t->modlists + 4 * (i + 1 + k));
 
-			err = check_strtab_offset(t, origin, "module list", i, off);
+			err = check_strtab_offset(t, origin, KMS_ERR_BAD_MODLIST,
+						  "module list", i, off);
 			if (err)
 				return err;
 			if (k > 0 && strcmp(kms_modlist_name(t, i, k - 1),
 					    t->strtab + off) >= 0)
-				return kms_error_file(origin,
+				return kms_error_path(KMS_ERR_BAD_MODLIST, origin,
 						      "note: module list at word %u is not sorted",
 						      i);
 		}
@@ -211,13 +218,14 @@ static struct kms_error *check_objects(const struct kms_tables *t,
 
 		if (list != KMS_NONE && (list >= t->nr_modlist_words ||
 					 !(list_starts[list / 8] & 1 << (list % 8))))
-			return kms_error_file(origin,
+			return kms_error_path(KMS_ERR_BAD_OBJECT, origin,
 					      "note: object %u points at word %u, not at a module list",
 					      i, list);
 		if (name != KMS_NONE) {
 			struct kms_error *err;
 
-			err = check_strtab_offset(t, origin, "object", i, name);
+			err = check_strtab_offset(t, origin, KMS_ERR_BAD_OBJECT,
+						  "object", i, name);
 			if (err)
 				return err;
 		}
@@ -270,17 +278,17 @@ static struct kms_error *check_sections(struct kms_tables *t,
 		sec->nr_ranges = kms_get_le32(e + 4);
 		sec->end = kms_get_le32(e + 8);
 		if (sec->cls >= KMS_NR_CLASSES)
-			return kms_error_file(origin,
+			return kms_error_path(KMS_ERR_UNKNOWN_CLASS, origin,
 					      "note: section %u has unknown class %u (this reader knows 0-%u)",
 					      k, sec->cls, KMS_NR_CLASSES - 1);
 		if (sec->nr_ranges == 0)
-			return kms_error_file(origin,
+			return kms_error_path(KMS_ERR_BAD_SECTION, origin,
 					      "note: section %u has no ranges", k);
 		sec->first = first;
 		first += sec->nr_ranges;
 	}
 	if (first != t->nr_ranges)
-		return kms_error_file(origin,
+		return kms_error_path(KMS_ERR_BAD_SECTION, origin,
 				      "note: sections hold %llu ranges, the header says %u",
 				      (unsigned long long)first, t->nr_ranges);
 	return NULL;
@@ -298,19 +306,19 @@ static struct kms_error *check_section_ranges(const struct kms_tables *t,
 		uint32_t obj = kms_range_object(t, i);
 
 		if (i > sec->first && start <= prev)
-			return kms_error_file(origin,
+			return kms_error_path(KMS_ERR_BAD_RANGE, origin,
 					      "note: range %u starts at %#x, not after range %u at %#x",
 					      i, start, i - 1, prev);
 		if (start >= sec->end)
-			return kms_error_file(origin,
+			return kms_error_path(KMS_ERR_BAD_RANGE, origin,
 					      "note: range %u starts at %#x, past the end %#x of section %u",
 					      i, start, sec->end, k);
 		if (obj != KMS_NONE && obj >= t->nr_objects)
-			return kms_error_file(origin,
+			return kms_error_path(KMS_ERR_BAD_RANGE, origin,
 					      "note: range %u names object %u of %u",
 					      i, obj, t->nr_objects);
 		if (i > sec->first && obj == kms_range_object(t, i - 1))
-			return kms_error_file(origin,
+			return kms_error_path(KMS_ERR_BAD_RANGE, origin,
 					      "note: ranges %u and %u have the same object and are not merged",
 					      i - 1, i);
 		prev = start;
@@ -335,7 +343,7 @@ static struct kms_error *check_ranges(struct kms_tables *t,
 			return err;
 		sec->start = kms_range_start(t, sec->first);
 		if (seen[base] && sec->start < t->sections[prev[base]].end)
-			return kms_error_file(origin,
+			return kms_error_path(KMS_ERR_BAD_SECTION, origin,
 					      "note: section %u starts at %#x, before the end %#x of section %u",
 					      k, sec->start,
 					      t->sections[prev[base]].end,
@@ -490,7 +498,7 @@ static struct kms_error *check_padding(const unsigned char *desc, size_t size,
 
 	for (i = KMS_HEADER_SIZE + (size_t)payload_size; i < size; i++)
 		if (desc[i])
-			return kms_error_file(origin,
+			return kms_error_path(KMS_ERR_BAD_HEADER, origin,
 					      "note: padding byte %zu after the payload is not zero",
 					      i - KMS_HEADER_SIZE - payload_size);
 	return NULL;
@@ -506,35 +514,40 @@ static struct kms_error *check_header(const unsigned char *hdr, size_t size,
 	uint16_t version;
 
 	if (size < KMS_HEADER_SIZE)
-		return kms_error_file(origin,
+		return kms_error_path(KMS_ERR_BAD_HEADER, origin,
 				      "note: %zu bytes, shorter than the %u-byte header",
 				      size, KMS_HEADER_SIZE);
 	if (memcmp(hdr + KMS_HDR_MAGIC, KMS_MAGIC, 4))
-		return kms_error_file(origin, "note: bad magic");
+		return kms_error_path(KMS_ERR_BAD_HEADER, origin,
+				      "note: bad magic");
 	version = get_le16(hdr + KMS_HDR_VERSION);
 	if (version != KMS_VERSION)
-		return kms_error_file(origin,
+		return kms_error_path(KMS_ERR_BAD_VERSION, origin,
 				      "note: format version %u, this reader knows version %u",
 				      version, KMS_VERSION);
 	if (get_le16(hdr + KMS_HDR_HEADER_SIZE) != KMS_HEADER_SIZE)
-		return kms_error_file(origin, "note: header size %u, expected %u",
+		return kms_error_path(KMS_ERR_BAD_HEADER, origin,
+				      "note: header size %u, expected %u",
 				      get_le16(hdr + KMS_HDR_HEADER_SIZE),
 				      KMS_HEADER_SIZE);
 	flags = kms_get_le32(hdr + KMS_HDR_FLAGS);
 	if (flags != KMS_FLAGS_REQUIRED)
-		return kms_error_file(origin, "note: flags %#x, expected %#x",
+		return kms_error_path(KMS_ERR_BAD_HEADER, origin,
+				      "note: flags %#x, expected %#x",
 				      flags, KMS_FLAGS_REQUIRED);
 	for (i = 0; i < KMS_HDR_RESERVED_SIZE; i++)
 		if (hdr[KMS_HDR_RESERVED + i])
-			return kms_error_file(origin, "note: reserved header fields are not zero");
+			return kms_error_path(KMS_ERR_BAD_HEADER, origin,
+					      "note: reserved header fields are not zero");
 	payload_size = kms_get_le32(hdr + KMS_HDR_PAYLOAD_SIZE);
 	if (payload_size > size - KMS_HEADER_SIZE)
-		return kms_error_file(origin,
+		return kms_error_path(KMS_ERR_BAD_HEADER, origin,
 				      "note: header says %u payload bytes, the note holds %zu",
 				      payload_size, size - KMS_HEADER_SIZE);
 	image_size = kms_get_le32(hdr + KMS_HDR_IMAGE_SIZE);
 	if (image_size < KMS_IMAGE_HEADER_SIZE || image_size > KMS_IMAGE_MAX_SIZE)
-		return kms_error_file(origin, "note: implausible image size %u",
+		return kms_error_path(KMS_ERR_BAD_HEADER, origin,
+				      "note: implausible image size %u",
 				      image_size);
 	*ret_payload_size = payload_size;
 	*ret_image_size = image_size;
@@ -551,32 +564,35 @@ static struct kms_error *decompress(struct kms_tables *t, const char *origin,
 
 	content = ZSTD_getFrameContentSize(payload, payload_size);
 	if (content == ZSTD_CONTENTSIZE_ERROR)
-		return kms_error_file(origin, "note: payload is not a zstd frame");
+		return kms_error_path(KMS_ERR_BAD_FRAME, origin,
+				      "note: payload is not a zstd frame");
 	if (content != t->image_size)
-		return kms_error_file(origin,
+		return kms_error_path(KMS_ERR_BAD_FRAME, origin,
 				      "note: zstd frame does not declare the image size %zu",
 				      t->image_size);
 	/* The frame header descriptor's Content_Checksum_flag (RFC 8878
 	 * 3.1.1.1.1, bit 2): the frame checksum is the blob's checksum. */
 	if (!(payload[4] & 0x04))
-		return kms_error_file(origin, "note: payload is not a zstd frame with a content checksum");
+		return kms_error_path(KMS_ERR_BAD_FRAME, origin,
+				      "note: payload is not a zstd frame with a content checksum");
 	/* One frame (FORMAT.md 2): nothing after it, not even an
 	 * empty or skippable frame, and all of it. */
 	got = ZSTD_findFrameCompressedSize(payload, payload_size);
 	if (ZSTD_isError(got))
-		return kms_error_file(origin,
+		return kms_error_path(KMS_ERR_BAD_FRAME, origin,
 				      "note: payload is not one whole zstd frame: %s",
 				      ZSTD_getErrorName(got));
 	if (got != payload_size)
-		return kms_error_file(origin,
+		return kms_error_path(KMS_ERR_BAD_FRAME, origin,
 				      "note: %zu bytes after the zstd frame",
 				      payload_size - got);
 	got = ZSTD_decompress(t->image, t->image_size, payload, payload_size);
 	if (ZSTD_isError(got))
-		return kms_error_file(origin, "note: zstd: %s",
+		return kms_error_path(KMS_ERR_BAD_ZSTD, origin,
+				      "note: zstd: %s",
 				      ZSTD_getErrorName(got));
 	if (got != t->image_size)
-		return kms_error_file(origin,
+		return kms_error_path(KMS_ERR_BAD_ZSTD, origin,
 				      "note: decompressed to %zu bytes, expected %zu",
 				      got, t->image_size);
 	return NULL;
@@ -885,7 +901,7 @@ struct kms_error *kms_note_find(const void *buf, size_t size,
 		uint64_t next = desc_off + ((descsz + 3) & ~3ull);
 
 		if (desc_off > size || desc_off + descsz > size)
-			return kms_error_file(origin,
+			return kms_error_path(KMS_ERR_NO_NOTE, origin,
 					      "note record at offset %zu runs past the end of its %zu bytes",
 					      pos, size);
 		if (type == KMS_NOTE_TYPE && namesz == KMS_NOTE_NAMESZ &&

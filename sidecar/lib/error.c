@@ -7,15 +7,58 @@
 
 #include <kms/error.h>
 
-struct kms_error kms_error_nomem = { .message = "out of memory" };
+struct kms_error kms_error_nomem = {
+	.class = KMS_ERR_NOMEM,
+	.message = "out of memory",
+};
 
-struct kms_error *kms_error_vfmt(const char *fmt, va_list ap)
+static const char *const class_names[KMS_NR_ERROR_CLASSES] = {
+	[KMS_ERR_INPUT] = "input",
+	[KMS_ERR_NOMEM] = "out-of-memory",
+	[KMS_ERR_IO] = "io",
+	[KMS_ERR_ABSENT] = "absent",
+	[KMS_ERR_NO_NOTE] = "no-note",
+	[KMS_ERR_BAD_HEADER] = "bad-header",
+	[KMS_ERR_BAD_VERSION] = "bad-version",
+	[KMS_ERR_BAD_FRAME] = "bad-frame",
+	[KMS_ERR_BAD_ZSTD] = "bad-zstd",
+	[KMS_ERR_BAD_OFFSET] = "bad-offset",
+	[KMS_ERR_OVERLAP] = "overlap",
+	[KMS_ERR_BAD_STRTAB] = "bad-strtab",
+	[KMS_ERR_BAD_MODLIST] = "bad-modlist",
+	[KMS_ERR_BAD_OBJECT] = "bad-object",
+	[KMS_ERR_UNKNOWN_CLASS] = "unknown-class",
+	[KMS_ERR_BAD_SECTION] = "bad-section",
+	[KMS_ERR_BAD_RANGE] = "bad-range",
+};
+
+const char *kms_error_class_name(enum kms_error_class class)
+{
+	if ((unsigned int)class >= KMS_NR_ERROR_CLASSES)
+		return "unclassified";
+	return class_names[class];
+}
+
+bool kms_error_is_refusal(const struct kms_error *err)
+{
+	return err && err->class >= KMS_ERR_NO_NOTE &&
+	       err->class < KMS_NR_ERROR_CLASSES;
+}
+
+bool kms_error_is_absent(const struct kms_error *err)
+{
+	return err && err->class == KMS_ERR_ABSENT;
+}
+
+struct kms_error *kms_error_vnew(enum kms_error_class class,
+				 const char *fmt, va_list ap)
 {
 	struct kms_error *err;
 
 	err = malloc(sizeof(*err));
 	if (!err)
 		return &kms_error_nomem;
+	err->class = class;
 	if (vasprintf(&err->message, fmt, ap) < 0) {
 		free(err);
 		return &kms_error_nomem;
@@ -23,18 +66,20 @@ struct kms_error *kms_error_vfmt(const char *fmt, va_list ap)
 	return err;
 }
 
-struct kms_error *kms_error_fmt(const char *fmt, ...)
+struct kms_error *kms_error_new(enum kms_error_class class,
+				const char *fmt, ...)
 {
 	struct kms_error *err;
 	va_list ap;
 
 	va_start(ap, fmt);
-	err = kms_error_vfmt(fmt, ap);
+	err = kms_error_vnew(class, fmt, ap);
 	va_end(ap);
 	return err;
 }
 
-static struct kms_error *error_with_path(const char *path, const char *suffix,
+static struct kms_error *error_with_path(enum kms_error_class class,
+					 const char *path, const char *suffix,
 					 const char *fmt, va_list ap)
 {
 	struct kms_error *err;
@@ -42,31 +87,35 @@ static struct kms_error *error_with_path(const char *path, const char *suffix,
 
 	if (vasprintf(&text, fmt, ap) < 0)
 		return &kms_error_nomem;
-	err = kms_error_fmt("%s: %s%s%s", path, text, suffix ? ": " : "",
-			    suffix ? suffix : "");
+	err = kms_error_new(class, "%s: %s%s%s", path, text,
+			    suffix ? ": " : "", suffix ? suffix : "");
 	free(text);
 	return err;
 }
 
-struct kms_error *kms_error_file(const char *path, const char *fmt, ...)
+struct kms_error *kms_error_path(enum kms_error_class class, const char *path,
+				 const char *fmt, ...)
 {
 	struct kms_error *err;
 	va_list ap;
 
 	va_start(ap, fmt);
-	err = error_with_path(path, NULL, fmt, ap);
+	err = error_with_path(class, path, NULL, fmt, ap);
 	va_end(ap);
 	return err;
 }
 
 struct kms_error *kms_error_errno(const char *path, const char *fmt, ...)
 {
-	const char *reason = strerror(errno);
+	int errnum = errno;
+	enum kms_error_class class = errnum == ENOENT ? KMS_ERR_ABSENT :
+				     errnum == ENOMEM ? KMS_ERR_NOMEM :
+				     KMS_ERR_IO;
 	struct kms_error *err;
 	va_list ap;
 
 	va_start(ap, fmt);
-	err = error_with_path(path, reason, fmt, ap);
+	err = error_with_path(class, path, strerror(errnum), fmt, ap);
 	va_end(ap);
 	return err;
 }

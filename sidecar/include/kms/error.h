@@ -4,16 +4,54 @@
  *
  * A fallible function returns a struct kms_error *: NULL on success, or an
  * error that the caller either returns upward or reports and destroys.
- * Out-parameters come last and are only written on success.  A message names
- * the file it is about first ("vmlinux: no symbol table"), so that the one
- * line a tool prints tells the user what to look at.
+ * Out-parameters come last and are only written on success.  An error is a
+ * class and a message.  A caller that decides something by an error
+ * decides by its class, never by its text: only KMS_ERR_ABSENT may be read
+ * as "not there", and every other error goes up (a best-effort cache may
+ * compute again what it cannot read; out of memory goes up always).  A
+ * message names the file it is about first ("vmlinux: no symbol table"),
+ * so that the one line a tool prints tells the user what to look at.
  */
 #ifndef KMS_ERROR_H
 #define KMS_ERROR_H
 
 #include <stdarg.h>
+#include <stdbool.h>
+
+enum kms_error_class {
+	/* Bad input or usage: a file or an argument the tool cannot use
+	 * (kms_error_fmt(), kms_error_file()). */
+	KMS_ERR_INPUT,
+	/* Out of memory (kms_error_nomem). */
+	KMS_ERR_NOMEM,
+	/* A file cannot be opened, read or written, a process not started
+	 * (kms_error_errno(), unless errno says ENOENT or ENOMEM). */
+	KMS_ERR_IO,
+	/* What was asked for is not there: a file (ENOENT), a symbol, a
+	 * section.  The one class a caller may take for "missing". */
+	KMS_ERR_ABSENT,
+	/*
+	 * A refused note: the reason classes of FORMAT.md section 7, in its
+	 * order; kms_error_class_name() gives the reason's word.
+	 */
+	KMS_ERR_NO_NOTE,
+	KMS_ERR_BAD_HEADER,
+	KMS_ERR_BAD_VERSION,
+	KMS_ERR_BAD_FRAME,
+	KMS_ERR_BAD_ZSTD,
+	KMS_ERR_BAD_OFFSET,
+	KMS_ERR_OVERLAP,
+	KMS_ERR_BAD_STRTAB,
+	KMS_ERR_BAD_MODLIST,
+	KMS_ERR_BAD_OBJECT,
+	KMS_ERR_UNKNOWN_CLASS,
+	KMS_ERR_BAD_SECTION,
+	KMS_ERR_BAD_RANGE,
+	KMS_NR_ERROR_CLASSES
+};
 
 struct kms_error {
+	enum kms_error_class class;
 	char *message;
 };
 
@@ -22,21 +60,42 @@ extern struct kms_error kms_error_nomem;
 
 #define KMS_PRINTF(a, b) __attribute__((format(printf, a, b)))
 
-/* A new error whose message is the printf-formatted text. */
-struct kms_error *kms_error_fmt(const char *fmt, ...) KMS_PRINTF(1, 2);
-struct kms_error *kms_error_vfmt(const char *fmt, va_list ap);
+/* A new error of @class whose message is the printf-formatted text. */
+struct kms_error *kms_error_new(enum kms_error_class class,
+				const char *fmt, ...) KMS_PRINTF(2, 3);
+struct kms_error *kms_error_vnew(enum kms_error_class class,
+				 const char *fmt, va_list ap);
 
-/* "path: text" */
-struct kms_error *kms_error_file(const char *path, const char *fmt, ...)
-	KMS_PRINTF(2, 3);
+/* "path: text", of @class. */
+struct kms_error *kms_error_path(enum kms_error_class class, const char *path,
+				 const char *fmt, ...) KMS_PRINTF(3, 4);
 
-/* "path: text: strerror(errno)", errno taken at the call. */
+/* kms_error_new() and kms_error_path() of KMS_ERR_INPUT, the common case. */
+#define kms_error_fmt(...) kms_error_new(KMS_ERR_INPUT, __VA_ARGS__)
+#define kms_error_file(...) kms_error_path(KMS_ERR_INPUT, __VA_ARGS__)
+
+/* "path: text: strerror(errno)", errno taken at the call: KMS_ERR_ABSENT
+ * for ENOENT, KMS_ERR_NOMEM for ENOMEM, else KMS_ERR_IO. */
 struct kms_error *kms_error_errno(const char *path, const char *fmt, ...)
 	KMS_PRINTF(2, 3);
 
-/* Put "prefix: " in front of an existing message; returns @err. */
+/* Put "prefix: " in front of an existing message; returns @err, its class
+ * unchanged. */
 struct kms_error *kms_error_prefix(struct kms_error *err, const char *fmt, ...)
 	KMS_PRINTF(2, 3);
+
+/*
+ * The name of @class: for a refused note FORMAT.md 7's word ("bad-header"),
+ * else "input", "out-of-memory", "io" or "absent"; "unclassified" for a
+ * number that is none of them.
+ */
+const char *kms_error_class_name(enum kms_error_class class);
+
+/* Whether @err refuses a note (a FORMAT.md 7 class). */
+bool kms_error_is_refusal(const struct kms_error *err);
+
+/* Whether @err is KMS_ERR_ABSENT: what was asked for is not there. */
+bool kms_error_is_absent(const struct kms_error *err);
 
 void kms_error_destroy(struct kms_error *err);
 

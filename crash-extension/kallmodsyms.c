@@ -95,7 +95,7 @@ static bool load_tables(void)
 	err = kms_note_find(notes, size, "the kernel's .notes", &desc,
 			    &desc_size);
 	if (!err && !desc)
-		err = kms_error_fmt("the kernel's .notes hold no kallmodsyms note: built without CONFIG_KALLMODSYMS?");
+		err = kms_error_new(KMS_ERR_NO_NOTE, "the kernel's .notes hold no kallmodsyms note: built without CONFIG_KALLMODSYMS?");
 	if (!err)
 		err = kms_blob_decode(desc, desc_size, "the kernel's note",
 				      &kms_tables);

@@ -373,9 +373,11 @@ struct kms_error *kms_elf_symbol(struct kms_elf *elf, const char *name,
 	uint64_t value;
 
 	if (!elf->symtab)
-		return kms_error_file(elf->path, "no symbol table");
+		return kms_error_path(KMS_ERR_ABSENT, elf->path,
+				      "no symbol table");
 	if (!find_symbol(elf, name, &value))
-		return kms_error_file(elf->path, "no symbol %s", name);
+		return kms_error_path(KMS_ERR_ABSENT, elf->path,
+				      "no symbol %s", name);
 	*ret_value = value;
 	return NULL;
 }

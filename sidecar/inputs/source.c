@@ -51,7 +51,7 @@ struct kms_error *kms_elf_note(struct kms_elf *elf, Elf_Scn **ret_scn,
 		}
 	}
 	if (!found)
-		return kms_error_file(elf->path, "no kallmodsyms note (not generated for this vmlinux?)");
+		return kms_error_path(KMS_ERR_NO_NOTE, elf->path, "no kallmodsyms note (not generated for this vmlinux?)");
 	*ret_scn = found;
 	*ret_desc = found_desc;
 	*ret_size = found_size;
@@ -131,7 +131,7 @@ struct kms_error *kms_tables_load(const char *path, struct kms_tables **ret)
 		goto out;
 	}
 	if (!size) {
-		err = kms_error_file(path, "empty file");
+		err = kms_error_path(KMS_ERR_NO_NOTE, path, "empty file");
 		goto out;
 	}
 	if (size >= 4 && !memcmp(buf, KMS_MAGIC, 4)) {
@@ -144,11 +144,11 @@ struct kms_error *kms_tables_load(const char *path, struct kms_tables **ret)
 		goto out;	/* Our note, damaged: say how. */
 	if (err || size < 12) {
 		kms_error_destroy(err);
-		err = kms_error_file(path, "not an ELF file, a note file or a kallmodsyms blob");
+		err = kms_error_path(KMS_ERR_NO_NOTE, path, "not an ELF file, a note file or a kallmodsyms blob");
 		goto out;
 	}
 	if (!desc) {
-		err = kms_error_file(path, "no kallmodsyms note among its notes");
+		err = kms_error_path(KMS_ERR_NO_NOTE, path, "no kallmodsyms note among its notes");
 		goto out;
 	}
 	err = kms_blob_decode(desc, desc_size, path, ret);

@@ -627,10 +627,11 @@ static struct kms_error *add_anchor(struct ranges_reader *rr,
 	if (err)
 		return err;
 	a = &rr->anchors[rr->nr_anchors];
+	/* An anchor the vmlinux lacks: base 0; any other error goes up. */
 	err = kms_elf_symbol(rr->elf, sym, &value);
-	a->base = 0;
-	if (!err)
-		a->base = value - start;
+	if (err && !kms_error_is_absent(err))
+		return err;
+	a->base = err ? 0 : value - start;
 	kms_error_destroy(err);
 	a->section = strdup(sect);
 	if (!a->section)

@@ -169,9 +169,13 @@ static uint64_t bools_key(const struct kms_modularity_options *o,
 
 #define BOOLS_CACHE_MAGIC "# kallmodsyms-gen: the bool symbols set to y, key "
 
-/* true if the cache held the answer for @key (now in m->bools). */
-static bool read_bools_cache(struct kms_modularity *m, const char *path,
-			     uint64_t key)
+/*
+ * The cache's answer for @key into m->bools, and m->bools_cached set, if it
+ * holds it.  Best effort: a cache absent, unreadable or for another key is
+ * computed again; running out of memory is an error.
+ */
+static struct kms_error *read_bools_cache(struct kms_modularity *m,
+					  const char *path, uint64_t key)
 {
 	char *data, *line, *save = NULL, head[sizeof(BOOLS_CACHE_MAGIC) + 17];
 	size_t len;
@@ -179,29 +183,24 @@ static bool read_bools_cache(struct kms_modularity *m, const char *path,
 	uint32_t index;
 
 	err = kms_read_file(path, 0, &data, &len);
-	if (err) {
+	if (err && err->class != KMS_ERR_NOMEM) {
 		kms_error_destroy(err);
-		return false;
+		return NULL;
 	}
+	if (err)
+		return err;
 	snprintf(head, sizeof(head), BOOLS_CACHE_MAGIC "%016llx",
 		 (unsigned long long)key);
 	line = strtok_r(data, "\n", &save);
 	if (!line || strcmp(line, head)) {
 		free(data);
-		return false;
+		return NULL;
 	}
-	while ((line = strtok_r(NULL, "\n", &save))) {
+	while (!err && (line = strtok_r(NULL, "\n", &save)))
 		err = kms_strmap_intern(&m->bools, line, &index, NULL);
-		if (err) {
-			kms_error_destroy(err);
-			kms_strmap_release(&m->bools);
-			memset(&m->bools, 0, sizeof(m->bools));
-			free(data);
-			return false;
-		}
-	}
 	free(data);
-	return true;
+	m->bools_cached = !err;
+	return err;
 }
 
 /* Best effort: a file written whole or not at all. */
@@ -819,8 +818,9 @@ struct kms_error *kms_modularity_analyze(const struct kms_modularity_options *op
 		/* conf evaluates the toolchain probes: seconds, each run. */
 		uint64_t key = o->cache ? bools_key(o, config, len) : 0;
 
-		m->bools_cached = key && read_bools_cache(m, o->cache, key);
-		if (!m->bools_cached) {
+		if (key)
+			err = read_bools_cache(m, o->cache, key);
+		if (!err && !m->bools_cached) {
 			err = find_bools(m, o, &s, config, len);
 			if (!err && key)
 				write_bools_cache(m, o->cache, key);

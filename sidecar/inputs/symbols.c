@@ -328,10 +328,10 @@ static struct kms_error *table_at(struct kms_elf *elf, const char *sym,
  * The LATE_* rules by which the image's kallsyms left symbols out of the
  * @n we kept, @nr[rule] of them each rule's: those whose count is the
  * image's, the current kernel's (tables listed, PI locals not) first and
- * by default.
+ * by default (also when the image has no kallsyms_num_syms).
  */
-static unsigned int late_dropped(struct kms_elf *elf, size_t n,
-				 const size_t nr[])
+static struct kms_error *late_dropped(struct kms_elf *elf, size_t n,
+				      const size_t nr[], unsigned int *ret)
 {
 	static const unsigned int tries[] = {
 		LATE_PI_LOCAL, LATE_OWN_TABLE, LATE_OWN_TABLE | LATE_PI_LOCAL,
@@ -341,24 +341,47 @@ static unsigned int late_dropped(struct kms_elf *elf, size_t n,
 	size_t k;
 
 	err = table_at(elf, "kallsyms_num_syms", 4, NULL, &p);
-	if (err) {
+	if (kms_error_is_absent(err)) {
 		kms_error_destroy(err);
-		return tries[0];
+		*ret = tries[0];
+		return NULL;
 	}
+	if (err)
+		return err;
 	for (k = 0; k < KMS_ARRAY_SIZE(tries); k++)
 		if (n - (tries[k] & LATE_OWN_TABLE ? nr[LATE_OWN_TABLE] : 0) -
 		    (tries[k] & LATE_PI_LOCAL ? nr[LATE_PI_LOCAL] : 0) ==
 		    le32(p))
-			return tries[k];
-	return tries[0];
+			break;
+	*ret = tries[k < KMS_ARRAY_SIZE(tries) ? k : 0];
+	return NULL;
+}
+
+/* The @n @entries without those late_dropped() says the image left out. */
+static struct kms_error *drop_late(struct kms_elf *elf,
+				   struct sort_entry *entries, size_t *n,
+				   const size_t nr[])
+{
+	struct kms_error *err;
+	unsigned int dropped;
+	size_t i, kept;
+
+	err = late_dropped(elf, *n, nr, &dropped);
+	if (err)
+		return err;
+	for (i = kept = 0; i < *n; i++)
+		if (!(late_rule(entries[i].sym.name) & dropped))
+			entries[kept++] = entries[i];
+	*n = kept;
+	return NULL;
 }
 
 static struct kms_error *symbols_from_symtab(struct kms_elf *elf,
 					     struct kms_symbols *out)
 {
 	struct sort_entry *entries;
-	size_t i, n = 0, kept, nr_late[LATE_PI_LOCAL + 1] = { 0 };
-	unsigned int dropped;
+	size_t i, n = 0, nr_late[LATE_PI_LOCAL + 1] = { 0 };
+	struct kms_error *err;
 
 	if (!elf->symtab)
 		return kms_error_file(elf->path, "no symbol table");
@@ -392,11 +415,11 @@ static struct kms_error *symbols_from_symtab(struct kms_elf *elf,
 		nr_late[late_rule(name)]++;
 		n++;
 	}
-	dropped = late_dropped(elf, n, nr_late);
-	for (i = kept = 0; i < n; i++)
-		if (!(late_rule(entries[i].sym.name) & dropped))
-			entries[kept++] = entries[i];
-	n = kept;
+	err = drop_late(elf, entries, &n, nr_late);
+	if (err) {
+		free(entries);
+		return err;
+	}
 	make_percpus_absolute(entries, n);
 
 	out->syms = malloc((n ? n : 1) * sizeof(*out->syms));
@@ -601,7 +624,13 @@ struct kms_error *kms_symbols_read(struct kms_elf *elf,
 	if (!s)
 		return &kms_error_nomem;
 	if (source == KMS_SYMBOLS_AUTO) {
+		/* No kallsyms tables: the symbol table; any other error goes
+		 * up. */
 		err = kms_elf_symbol(elf, "kallsyms_names", &dummy);
+		if (err && !kms_error_is_absent(err)) {
+			kms_symbols_destroy(s);
+			return err;
+		}
 		source = err ? KMS_SYMBOLS_SYMTAB : KMS_SYMBOLS_KALLSYMS;
 		kms_error_destroy(err);
 	}

@@ -26,16 +26,18 @@ static struct kms_error *cmd_modules(struct gen *g, struct object *obj,
 				     size_t *ret_n)
 {
 	struct kms_error *err = NULL;
-	char **paths;
-	size_t nr, i, n = 0;
-	bool missing;
+	char **paths = NULL;
+	size_t nr = 0, i, n = 0;
 
-	err = kms_cmd_modfiles(g->opts->build_dir, obj->path, &paths, &nr,
-			       &missing);
+	err = kms_cmd_modfiles(g->opts->build_dir, obj->path, &paths, &nr);
+	if (kms_error_is_absent(err)) {
+		/* No .cmd file: no modules, counted. */
+		kms_error_destroy(err);
+		err = NULL;
+		g->stats.missing_cmd++;
+	}
 	if (err)
 		return err;
-	if (missing)
-		g->stats.missing_cmd++;
 	obj->modules = calloc(nr ? nr : 1, sizeof(*obj->modules));
 	if (!obj->modules) {
 		kms_free_strings(paths, nr);

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 /* modules.builtin and the .<obj>.cmd files of a build tree (kms/kbuild.h). */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -162,8 +161,7 @@ static const char *find_modfile(const char *cmd, size_t *ret_len)
 }
 
 struct kms_error *kms_cmd_modfiles(const char *build_dir, const char *objpath,
-				   char ***ret_paths, size_t *ret_nr,
-				   bool *ret_missing)
+				   char ***ret_paths, size_t *ret_nr)
 {
 	const char *slash = strrchr(objpath, '/');
 	struct kms_error *err = NULL;
@@ -179,16 +177,10 @@ struct kms_error *kms_cmd_modfiles(const char *build_dir, const char *objpath,
 		return &kms_error_nomem;
 	f = fopen(cmd_path, "r");
 	if (!f) {
-		if (errno != ENOENT) {
-			err = kms_error_errno(cmd_path, "cannot open");
-			free(cmd_path);
-			return err;
-		}
+		/* ENOENT: KMS_ERR_ABSENT, no .cmd file. */
+		err = kms_error_errno(cmd_path, "cannot open");
 		free(cmd_path);
-		*ret_paths = NULL;
-		*ret_nr = 0;
-		*ret_missing = true;
-		return NULL;
+		return err;
 	}
 	/* The command is on the first line: savedcmd_<target> := ... */
 	if (getline(&line, &line_cap, f) < 0) {
@@ -224,6 +216,5 @@ out:
 	}
 	*ret_paths = paths;
 	*ret_nr = nr;
-	*ret_missing = false;
 	return NULL;
 }

@@ -56,6 +56,18 @@ mv modules.builtin.saved modules.builtin
 echo "garbage" > fs/ext9/.inode.o.cmd
 gen_error "kallmodsyms-gen: ./fs/ext9/.inode.o.cmd: not a kbuild .cmd file (no savedcmd_ line)" \
 	kms_gen -f sidecar -o out.kms vmlinux
+# No .cmd file is absent (core kernel, a warning); one that cannot be
+# read is an error.
+rm fs/ext9/.inode.o.cmd
+kms_gen -f sidecar -o out.kms vmlinux 2> "$tmp/stderr" ||
+	fail "an object without a .cmd file must not fail the generator"
+grep -Eq '^kallmodsyms-gen: .*1 of [0-9]+ objects have no \.cmd file in \.; they count as core kernel$' \
+	"$tmp/stderr" || fail "no warning for a missing .cmd file: $(cat "$tmp/stderr")"
+rm -f out.kms
+mkdir fs/ext9/.inode.o.cmd
+gen_error "kallmodsyms-gen: ./fs/ext9/.inode.o.cmd: read error: Is a directory" \
+	kms_gen -f sidecar -o out.kms vmlinux
+rmdir fs/ext9/.inode.o.cmd
 cp "$fx/fs/ext9/.inode.o.cmd" fs/ext9/
 testrun_error 1 "kallmodsyms-gen: /nonexistent/out.kms: cannot create a temporary file beside it: No such file or directory" \
 	kms_gen -q -f sidecar -o /nonexistent/out.kms vmlinux

@@ -35,12 +35,10 @@ void kms_builtin_destroy(struct kms_builtin *builtin);
  * The module paths that object @objpath (relative to @build_dir) was
  * compiled for, from its .cmd file: none for core-kernel code, several for
  * an object shared by modules.  *ret_paths is a malloc()ed array of
- * malloc()ed strings; a missing .cmd file gives zero paths and sets
- * *ret_missing.
+ * malloc()ed strings.  No .cmd file is a KMS_ERR_ABSENT error.
  */
 struct kms_error *kms_cmd_modfiles(const char *build_dir, const char *objpath,
-				   char ***ret_paths, size_t *ret_nr,
-				   bool *ret_missing);
+				   char ***ret_paths, size_t *ret_nr);
 
 /* "fs/nls/nls_iso8859-1" -> "nls_iso8859_1" (malloc()ed). */
 char *kms_module_name(const char *modpath);

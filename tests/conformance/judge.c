@@ -2,9 +2,10 @@
 /*
  * The C library's verdict on conformance corpus files (FORMAT.md 7): each
  * FILE is loaded as the inspector loads `-t FILE` (kms_tables_load) and
- * its verdict line printed (verdict.h).  -v adds the library's message
- * after a refusal, -a an accepted file's annotation lines, by the
- * library's rule (kms/annotate.h).
+ * its verdict line printed (verdict.h).  The reason of a refusal is the
+ * error's class (kms/error.h), named as FORMAT.md 7 names it, never read
+ * from its message; -v adds the library's message after a refusal, -a an
+ * accepted file's annotation lines, by the library's rule (kms/annotate.h).
  *
  *   kms-judge [-v] [-a] FILE...
  */
@@ -13,39 +14,6 @@
 #include <kms/source.h>
 
 #include "verdict.h"
-
-/* The library's messages, by reason class: the one place they are mapped. */
-static const struct verdict_reason reasons[] = {
-	{ "cannot open", "no-note" },
-	{ "empty file", "no-note" },
-	{ "not an ELF file, a note file or a kallmodsyms blob", "no-note" },
-	{ "no kallmodsyms note", "no-note" },
-	{ "runs past the end of its", "no-note" },
-	{ "shorter than the 32-byte header", "bad-header" },
-	{ "note: bad magic", "bad-header" },
-	{ "note: header size", "bad-header" },
-	{ "note: flags ", "bad-header" },
-	{ "note: reserved header fields", "bad-header" },
-	{ "payload bytes, the note holds", "bad-header" },
-	{ "after the payload is not zero", "bad-header" },
-	{ "note: implausible image size", "bad-header" },
-	{ "note: format version", "bad-version" },
-	{ "note: payload is not", "bad-frame" },
-	{ "zstd frame does not declare the image size", "bad-frame" },
-	{ "bytes after the zstd frame", "bad-frame" },
-	{ "note: zstd: ", "bad-zstd" },
-	{ "note: decompressed to", "bad-zstd" },
-	{ "is not aligned", "bad-offset" },
-	{ "lie outside the", "bad-offset" },
-	{ " overlap ", "overlap" },
-	{ "string table is empty or not NUL-terminated", "bad-strtab" },
-	{ "is not a printable character", "bad-strtab" },
-	{ "note: module list ", "bad-modlist" },
-	{ "note: object ", "bad-object" },
-	{ "has unknown class", "unknown-class" },
-	{ "note: section", "bad-section" },
-	{ "note: range", "bad-range" },
-};
 
 /* FORMAT.md 7's probes of @t: each range's start, each section's edges. */
 static void probes_of(const struct kms_tables *t, struct verdict_probes *p)
@@ -105,10 +73,7 @@ int main(int argc, char **argv)
 		struct kms_error *err = kms_tables_load(argv[i], &t);
 
 		if (err) {
-			verdict_refuse(argv[i],
-				       verdict_reason_of(reasons,
-							 sizeof(reasons) / sizeof(reasons[0]),
-							 err->message),
+			verdict_refuse(argv[i], kms_error_class_name(err->class),
 				       err->message, verbose);
 			kms_error_destroy(err);
 			continue;

@@ -22,7 +22,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A reader's message containing @text is refused for @reason. */
+/*
+ * For a reader whose refusals carry no class: the kernel's parser, which
+ * logs one line (kms-kernel-judge).  The library's errors have their
+ * class (kms/error.h), which kms-judge prints: no message is read there.
+ * A reader's message containing @text is refused for @reason.
+ */
 struct verdict_reason {
 	const char *text;
 	const char *reason;

@@ -3,7 +3,7 @@
 # kms-test: modes=plain,asan,valgrind
 #
 # Bad input: one line naming the file and the problem, a non-zero exit, and
-# nothing left behind.
+# nothing left behind; the library's errors with their class (kms/error.h).
 # shellcheck source=SCRIPTDIR/../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
@@ -96,51 +96,67 @@ testrun_error 1 "kallmodsyms: short.kms: note record at offset 0 runs past the e
 testrun_error 1 "kallmodsyms: stripped: no symbol table" \
 	kms list -t good.kms stripped
 
-# Each corruption of the blob, and what the decoder says of it.
-while IFS='|' read -r edit message; do
+# Each corruption of the blob: the class of the library's error
+# (kms/error.h: FORMAT.md 7's reason, what kms-judge prints) and what the
+# message says.  The class is the error's, not read from the message.
+n=0 judged=()
+while IFS='|' read -r edit class message; do
 	[ -n "$edit" ] || continue
+	n=$((n + 1))
 	# shellcheck disable=SC2086
 	mutate $edit
 	testrun_error 1 "kallmodsyms: bad.kms: note: $message" \
 		kms list -t bad.kms vmlinux
+	mv bad.kms "bad-$n.kms"
+	judged+=("bad-$n.kms")
+	echo "bad-$n refuse $class" >> classes.want
 done <<'EOF'
-truncate=10|10 bytes, shorter than the 32-byte header
-hdr:0=0x41414141|bad magic
-hdr16:4=1|format version 1, this reader knows version 3
-hdr16:4=2|format version 2, this reader knows version 3
-hdr16:4=4|format version 4, this reader knows version 3
-hdr16:6=40|header size 40, expected 32
-hdr:8=3|flags 0x3, expected 0x1
-hdr:8=0|flags 0, expected 0x1
-hdr:20=1|reserved header fields are not zero
-hdr:28=1|reserved header fields are not zero
-hdr:16=0x10000000|implausible image size 268435456
-hdr:16=8|implausible image size 8
-truncate=-5 fixsize|payload is not one whole zstd frame: Src size is incorrect
-pad=8 tailxor=1|padding byte 7 after the payload is not zero
-pad=1 tailxor=0x80|padding byte 0 after the payload is not zero
-tailxor=1|zstd: Restored data doesn't match checksum
-img:4=2|sections offset 2 is not aligned
-img:12=0xffff0|range starts (offset 1048560, 68 bytes) lie outside the 452-byte image
-img:8=0x7fffffff|range starts (offset 72, 8589934588 bytes) lie outside the 452-byte image
-img:24=72|objects overlap range starts
-img:40=48|string table overlap sections
-img:36=0|string table is empty or not NUL-terminated
-imgbyte:strtab+0=0x20|string table byte 0 is not a printable character
-img:modlists+0=0|module list at word 0 is empty
-img:modlists+0=99|module list at word 0 claims 99 modules, more than the array holds
-img:modlists+4=9999|module list 0 names string offset 9999 past the 119-byte string table
-img:modlists+4=1|module list 0 names offset 1, which is not the start of a string
-img:objects+0=1|object 0 points at word 1, not at a module list
-img:objects+4=5000|object 0 names string offset 5000 past the 119-byte string table
-img:sections+0=8|section 0 has unknown class 8 (this reader knows 0-7)
-img:sections+4=0|section 0 has no ranges
-img:sections+4=15|sections hold 16 ranges, the header says 17
-imgbyte:range_objects+2=0 imgbyte:range_objects+3=1|range 1 names object 256 of 13
-img:starts+4=0|range 1 starts at 0, not after range 0 at 0
-img:starts+0=0x7fffffff|range 0 starts at 0x7fffffff, past the end 0x98 of section 0
-imgbyte:range_objects+2=0 imgbyte:range_objects+3=0|ranges 0 and 1 have the same object and are not merged
+truncate=10|bad-header|10 bytes, shorter than the 32-byte header
+hdr:0=0x41414141|bad-header|bad magic
+hdr16:4=1|bad-version|format version 1, this reader knows version 3
+hdr16:4=2|bad-version|format version 2, this reader knows version 3
+hdr16:4=4|bad-version|format version 4, this reader knows version 3
+hdr16:6=40|bad-header|header size 40, expected 32
+hdr:8=3|bad-header|flags 0x3, expected 0x1
+hdr:8=0|bad-header|flags 0, expected 0x1
+hdr:20=1|bad-header|reserved header fields are not zero
+hdr:28=1|bad-header|reserved header fields are not zero
+hdr:16=0x10000000|bad-header|implausible image size 268435456
+hdr:16=8|bad-header|implausible image size 8
+truncate=-5 fixsize|bad-frame|payload is not one whole zstd frame: Src size is incorrect
+pad=8 tailxor=1|bad-header|padding byte 7 after the payload is not zero
+pad=1 tailxor=0x80|bad-header|padding byte 0 after the payload is not zero
+tailxor=1|bad-zstd|zstd: Restored data doesn't match checksum
+img:4=2|bad-offset|sections offset 2 is not aligned
+img:12=0xffff0|bad-offset|range starts (offset 1048560, 68 bytes) lie outside the 452-byte image
+img:8=0x7fffffff|bad-offset|range starts (offset 72, 8589934588 bytes) lie outside the 452-byte image
+img:24=72|overlap|objects overlap range starts
+img:40=48|overlap|string table overlap sections
+img:36=0|bad-strtab|string table is empty or not NUL-terminated
+imgbyte:strtab+0=0x20|bad-strtab|string table byte 0 is not a printable character
+img:modlists+0=0|bad-modlist|module list at word 0 is empty
+img:modlists+0=99|bad-modlist|module list at word 0 claims 99 modules, more than the array holds
+img:modlists+4=9999|bad-modlist|module list 0 names string offset 9999 past the 119-byte string table
+img:modlists+4=1|bad-modlist|module list 0 names offset 1, which is not the start of a string
+img:objects+0=1|bad-object|object 0 points at word 1, not at a module list
+img:objects+4=5000|bad-object|object 0 names string offset 5000 past the 119-byte string table
+img:sections+0=8|unknown-class|section 0 has unknown class 8 (this reader knows 0-7)
+img:sections+4=0|bad-section|section 0 has no ranges
+img:sections+4=15|bad-section|sections hold 16 ranges, the header says 17
+imgbyte:range_objects+2=0 imgbyte:range_objects+3=1|bad-range|range 1 names object 256 of 13
+img:starts+4=0|bad-range|range 1 starts at 0, not after range 0 at 0
+img:starts+0=0x7fffffff|bad-range|range 0 starts at 0x7fffffff, past the end 0x98 of section 0
+imgbyte:range_objects+2=0 imgbyte:range_objects+3=0|bad-range|ranges 0 and 1 have the same object and are not merged
 EOF
+
+# Refusals and the other classes, as kms-judge names them.
+mkdir adir
+printf '%s\n' "nope refuse absent" "adir refuse io" "empty refuse no-note" \
+	"short refuse no-note" "text refuse no-note" >> classes.want
+# KMS_WRAP is a command line (valgrind ...), split on purpose.
+# shellcheck disable=SC2086
+testrun_compare $KMS_WRAP "$KMS_BUILD/kms-judge" "${judged[@]}" nope adir \
+	empty short.kms text < classes.want
 
 # Padding inside the descriptor is allowed (FORMAT.md 2).
 mutate pad=64

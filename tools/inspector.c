@@ -49,6 +49,7 @@ static enum kms_symbol_source symbol_source(struct inspector *in)
 
 	if (in->opts->source != KMS_SYMBOLS_AUTO)
 		return in->opts->source;
+	/* Its only error is "absent" (kms/elf_file.h). */
 	err = kms_elf_symbol(in->elf, "kallsyms_names", &dummy);
 	kms_error_destroy(err);
 	return err ? KMS_SYMBOLS_SYMTAB : KMS_SYMBOLS_KALLSYMS;
@@ -268,7 +269,7 @@ static bool table_symbol(struct inspector *in, const char *name,
 	uint64_t value;
 	size_t i;
 
-	err = kms_elf_symbol(in->elf, name, &value);
+	err = kms_elf_symbol(in->elf, name, &value);	/* only "absent" */
 	kms_error_destroy(err);
 	if (err)
 		return false;

@@ -78,7 +78,12 @@ const char *kms_elf_section_name(struct kms_elf *elf, Elf_Scn *scn);
 bool kms_elf_build_id(struct kms_elf *elf, const unsigned char **ret,
 		      size_t *ret_size);
 
-/* The value of the first defined symbol called @name. */
+/*
+ * The value of the first defined symbol called @name.  It reads the
+ * symbol table in place and allocates nothing: its only errors are of
+ * class KMS_ERR_ABSENT (no symbol table, no such symbol), which callers
+ * may take for "not there".
+ */
 struct kms_error *kms_elf_symbol(struct kms_elf *elf, const char *name,
 				 uint64_t *ret_value);
 

@@ -186,25 +186,26 @@ static const struct kms_symbol *symbol_of(struct inspector *in, size_t i)
 	       in->by_address[i];
 }
 
+/* kms_upper_bound()'s order of an address among symbol pointers. */
+static int compare_key_address(const void *key, const void *element)
+{
+	uint64_t addr = *(const uint64_t *)key;
+	const struct kms_symbol *sym = *(const struct kms_symbol *const *)element;
+
+	return addr < sym->address ? -1 : addr > sym->address;
+}
+
 /* Index by address of the first symbol above @addr. */
 static size_t upper_bound(struct inspector *in, uint64_t addr)
 {
-	size_t lo = 0, hi = in->syms->nr, mid;
-
 	if (in_table_order(in))
 		return kms_kallsyms_upper_bound(in->kallsyms, addr);
 	if (!in->by_address_made) {
 		sort_symbols(in, in->by_address, compare_address);
 		in->by_address_made = true;
 	}
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (address_of(in, mid) <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return kms_upper_bound(&addr, in->by_address, in->syms->nr,
+			       sizeof(*in->by_address), compare_key_address);
 }
 
 uint64_t inspector_symbol_size(struct inspector *in,

@@ -7,9 +7,10 @@
 # tools/testing/kunit/kunit.py parse), the kselftest of patch 0006
 # (tools/testing/selftests/kallmodsyms/kallmodsyms.sh of the tree, run in
 # the guest) and, where the series has the tracing patches (6.12), the
-# tree's ftracetest on its kprobe_events cases: 0012's
-# kprobe_builtin_module.tc, which must pass, and the cases whose parse
-# 0011 touches, which must not fail.  One boot serves all.
+# tree's ftracetest on its probe event cases: 0013's
+# kprobe_builtin_module.tc and fprobe_builtin_module.tc, which must pass,
+# and the cases whose parse 0011 (kprobes) and 0012 (fprobes) touch, which
+# must not fail.  One boot serves all.
 # shellcheck source=SCRIPTDIR/../lib.sh
 . "$(dirname "$0")/../lib.sh"
 # shellcheck source=SCRIPTDIR/kernels.sh
@@ -23,9 +24,11 @@ src=$kbuild/source
 grep -qx 'CONFIG_KALLMODSYMS_KUNIT_TEST=y' "$kbuild/.config" ||
 	{ fail "the small kernel has no CONFIG_KALLMODSYMS_KUNIT_TEST"; exit 1; }
 
-ftrace_cases=(kprobe_eventname kprobe_syntax_errors kprobe_non_uniq_symbol
-	uprobe_syntax_errors)
-ftrace_others=$(printf 'test.d/kprobe/%s.tc ' "${ftrace_cases[@]}")
+ftrace_cases=(kprobe/kprobe_eventname kprobe/kprobe_syntax_errors
+	kprobe/kprobe_non_uniq_symbol kprobe/uprobe_syntax_errors
+	dynevent/add_remove_fprobe dynevent/fprobe_syntax_errors)
+ftrace_others=$(printf 'test.d/%s.tc ' "${ftrace_cases[@]}")
+ftrace_ours="test.d/kprobe/kprobe_builtin_module.tc test.d/dynevent/fprobe_builtin_module.tc"
 ftrace=()
 [ -f "$src/tools/testing/selftests/ftrace/test.d/kprobe/kprobe_builtin_module.tc" ] &&
 	ftrace=("$src/tools/testing/selftests/ftrace=/ftrace")
@@ -36,12 +39,10 @@ echo "exit \$?"
 if [ -d /ftrace ]; then
 	cd /ftrace
 	echo "@@@ ftracetest"
-	./ftracetest -K --fail-unsupported --fail-unresolved \
-		test.d/kprobe/kprobe_builtin_module.tc
+	./ftracetest -K --fail-unsupported --fail-unresolved $ftrace_ours
 	st=\$?
 	echo "exit \$st"
-	[ \$st -eq 0 ] || ./ftracetest -vvv \
-		test.d/kprobe/kprobe_builtin_module.tc 2>&1 | tail -n 60
+	[ \$st -eq 0 ] || ./ftracetest -vvv $ftrace_ours 2>&1 | tail -n 80
 	echo "@@@ ftracetest-others"
 	./ftracetest -K $ftrace_others
 	echo "exit \$?"
@@ -134,20 +135,21 @@ ok 4 unprivileged: addresses as in /proc/kallsyms, the rest as root's
 exit 0
 EOF
 
-# ftracetest: the new case passed; the others passed or were not
+# ftracetest: the new cases passed; the others passed or were not
 # supported by the small config, none failed.
 if [ ${#ftrace[@]} -gt 0 ]; then
 	grep -E '^(not )?ok ' out/ftracetest > ftracetest
 	testrun_compare cat ftracetest <<'EOF'
 ok 1 Kprobe event on functions of built-in modules, MOD:SYM{OBJ}
+ok 2 Fprobe event on functions of built-in modules, MOD:SYM{OBJ}
 EOF
 	grep -qx 'exit 0' out/ftracetest ||
 		{ cat out/ftracetest; fail "ftracetest: exit status"; }
 	grep -E '^not ok ' out/ftracetest-others | grep -v '# SKIP' &&
-		fail "ftracetest: a kprobe_events case failed"
+		fail "ftracetest: a probe event case failed"
 	[ "$(grep -cE '^(not )?ok ' out/ftracetest-others)" -eq \
 		${#ftrace_cases[@]} ] ||
-		fail "ftracetest: not every kprobe_events case ran"
+		fail "ftracetest: not every probe event case ran"
 fi
 
 finish

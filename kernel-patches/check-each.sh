@@ -4,11 +4,14 @@
 # Check that every prefix of a series builds: extract linux-source-VERSION
 # into a scratch directory, then apply the patches one at a time and build
 # vmlinux (small test config, with CONFIG_KALLMODSYMS and the function
-# tracer) after each.  Slow (a full build, then one incremental build per
-# patch): run it by hand before changing the series, not in CI.  The default scratch directory is
-# the same every time, under the kernel cache, and the compilers go through
-# ccache as tests/kernel/build.sh's do: a second run recompiles only what
-# the series changed.
+# tracer) after each, and the C files each patch touches again with W=1.
+# Slow (a full build, then one incremental build per patch): run it by
+# hand before changing the series, not in CI.  The default scratch
+# directory is the same every time, under the kernel cache, and the
+# compilers go through ccache as tests/kernel/build.sh's do: a second run
+# recompiles only what the series changed.  The test fixture
+# (kernel-patches/VERSION-fixture) is not part of the series: it is not
+# applied.
 #
 # usage: kernel-patches/check-each.sh [-k VERSION] [SCRATCH_DIR]
 #        VERSION: 6.12 (default) or 6.1
@@ -42,6 +45,20 @@ kmake tinyconfig > /dev/null
 printf 'CONFIG_%s=y\n' FUNCTION_TRACER DYNAMIC_FTRACE FUNCTION_GRAPH_TRACER \
 	> "$scratch/tracers.config"
 
+# w1 PATCH: the objects of this build PATCH touches a C file of, compiled
+# again with W=1 (the extra warnings upstream asks new code to be free
+# of); prints how many warnings that gave, after printing them.
+w1() {
+	local f objs=()
+	while read -r f; do
+		[ -f "$scratch/build/${f%.c}.o" ] && objs+=("${f%.c}.o")
+	done < <(sed -n 's|^+++ b/\(.*\.c\)$|\1|p' "$1")
+	[ ${#objs[@]} -gt 0 ] || { echo 0; return; }
+	kmake W=1 "${objs[@]}" > "$scratch/w1.log" 2>&1 || true
+	grep -A3 'warning:' "$scratch/w1.log" >&2 || true
+	grep -c 'warning:' "$scratch/w1.log" || true
+}
+
 status=0
 while read -r p; do
 	case "$p" in ''|'#'*) continue ;; esac
@@ -52,10 +69,10 @@ while read -r p; do
 		"$scratch/tracers.config" > /dev/null
 	kmake olddefconfig > /dev/null
 	if kmake vmlinux > "$scratch/build.log" 2>&1; then
-		printf 'builds:  %s (%s warnings; CONFIG_KALLMODSYMS=%s, samples %s)\n' "$p" \
+		printf 'builds:  %s (%s warnings, %s with W=1 in the C files it touches; CONFIG_KALLMODSYMS=%s)\n' "$p" \
 			"$(grep -c 'warning:' "$scratch/build.log" || true)" \
-			"$(grep -q '^CONFIG_KALLMODSYMS=y' "$scratch/build/.config" && echo y || echo n)" \
-			"$(grep -q '^CONFIG_SAMPLE_KALLMODSYMS=y' "$scratch/build/.config" && echo y || echo n)"
+			"$(w1 "$series/$p")" \
+			"$(grep -q '^CONFIG_KALLMODSYMS=y' "$scratch/build/.config" && echo y || echo n)"
 	else
 		printf 'FAILS:   %s\n' "$p"
 		tail -n 20 "$scratch/build.log"

@@ -73,10 +73,13 @@ src_version=$(dpkg-query -W -f '${Version}' "linux-source-$version" 2>/dev/null 
 	stat -c %s:%Y "$tarball")
 
 # The patches, in the order they apply: the series that removes
-# MODULE_LICENSE() from non-modules (where there is one), then ours.
+# MODULE_LICENSE() from non-modules (where there is one), then ours, then
+# the test fixture (kernel-patches/VERSION-fixture: modules the tests
+# need, never posted).
 patch_stack() {
 	local d p
-	for d in "$top/kernel-patches/$version-module-license" "$series_dir"; do
+	for d in "$top/kernel-patches/$version-module-license" "$series_dir" \
+		"$top/kernel-patches/$version-fixture"; do
 		[ -f "$d/series" ] || continue
 		while read -r p; do
 			case "$p" in ''|'#'*) continue ;; esac

@@ -242,7 +242,7 @@ EXPECT
 		"what nobody sees besides addresses"
 
 	# One line at boot, and nothing alarming.  The KUnit suites (patch
-	# 0005), which run later and give the parser damaged notes on
+	# 0004), which run later and give the parser damaged notes on
 	# purpose, are run-selftests.sh's to judge.
 	sed '/KTAP version 1/,$d' "$out/dmesg" > "$out/boot-dmesg"
 	testrun_compare sh -c "grep -cE '^(\[ *[0-9.]*\] )?kallmodsyms: [0-9]+ sections, [0-9]+ ranges, [0-9]+ objects, [0-9]+ modules, [0-9]+ bytes$' '$out/boot-dmesg'" <<'EXPECT'
@@ -408,7 +408,7 @@ GUEST
 
 # check_damaged OUTDIR MESSAGE: a kernel booted with a damaged note said
 # "kallmodsyms: disabled: MESSAGE" once, nothing alarming, and has no
-# /proc/kallmodsyms; its kprobe events (the 6.12 series, 0011) refuse
+# /proc/kallmodsyms; its kprobe events (the 6.12 series, 0010) refuse
 # "vmlinux:SYM", which without the tables would wait for a module of that
 # name.
 check_damaged() {

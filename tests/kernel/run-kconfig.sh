@@ -6,7 +6,8 @@
 # offered only when KALLMODSYMS_GEN runs and writes the format version
 # the kernel reads, so that a tree configured where the tool is missing
 # (allyesconfig, randconfig) builds without it; and the samples' bool
-# objects need the samples built in (patch 0004).  The small kernel's
+# objects need the samples built in (the test fixture,
+# kernel-patches/VERSION-fixture).  The small kernel's
 # .config goes through olddefconfig in a scratch build directory of its
 # patched sources; nothing is compiled but kconfig itself.
 # shellcheck source=SCRIPTDIR/../lib.sh

@@ -87,8 +87,8 @@ $(MODULARITY_MK_H): sidecar/inputs/modularity.mk
 	{ echo 'static const char kms_modularity_mk[] ='; \
 	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $<; \
 	  echo ';'; } > $@.tmp && mv $@.tmp $@
-$(O)/sidecar/inputs/modularity.o: $(MODULARITY_MK_H)
-$(O)/sidecar/inputs/modularity.o: ALL_CFLAGS += -I$(dir $(MODULARITY_MK_H))
+$(O)/sidecar/inputs/modularity_make.o: $(MODULARITY_MK_H)
+$(O)/sidecar/inputs/modularity_make.o: ALL_CFLAGS += -I$(dir $(MODULARITY_MK_H))
 
 $(O)/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -9,8 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <kms/dwarf_units.h>
 #include <kms/kbuild.h>
+#include <kms/modinfo.h>
+#include <kms/module_ranges.h>
 #include <kms/util.h>
 
 #include "state.h"

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #include <kms/blob.h>
-#include <kms/dwarf_units.h>
+#include <kms/module_ranges.h>
 
 #include "state.h"
 

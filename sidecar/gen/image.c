@@ -79,6 +79,39 @@ static struct kms_error *add_word(struct image_builder *b, uint32_t w)
 	return NULL;
 }
 
+/*
+ * The word where @obj's module list starts: written, its names with it,
+ * when the first object of that list asks.
+ */
+static struct kms_error *add_modlist(struct image_builder *b,
+				     const struct object *obj,
+				     uint32_t *ret_word)
+{
+	struct kms_error *err;
+	uint32_t id;
+	size_t i;
+
+	if (b->modlist_word[obj->modlist] == KMS_NONE) {
+		b->modlist_word[obj->modlist] = b->nr_modlist_words;
+		err = add_word(b, obj->nr_modules);
+		for (i = 0; !err && i < obj->nr_modules; i++) {
+			uint32_t off;
+
+			err = add_string(b, obj->modules[i], &off);
+			if (!err)
+				err = add_word(b, off);
+			if (!err)
+				err = kms_strmap_intern(&b->module_names,
+							obj->modules[i], &id,
+							NULL);
+		}
+		if (err)
+			return err;
+	}
+	*ret_word = b->modlist_word[obj->modlist];
+	return NULL;
+}
+
 /* Give @obj its attribution: an object-table entry, or KMS_NONE. */
 static struct kms_error *attribute(struct image_builder *b,
 				   struct object *obj)
@@ -87,7 +120,6 @@ static struct kms_error *attribute(struct image_builder *b,
 		gen_path_suffix(obj->path, obj->name_components) : NULL;
 	struct kms_error *err;
 	uint32_t list = KMS_NONE, name_off = KMS_NONE, id;
-	size_t i;
 	char *key;
 	int added;
 
@@ -98,24 +130,9 @@ static struct kms_error *attribute(struct image_builder *b,
 		return NULL;
 	}
 	if (obj->modlist != KMS_NONE) {
-		if (b->modlist_word[obj->modlist] == KMS_NONE) {
-			b->modlist_word[obj->modlist] = b->nr_modlist_words;
-			err = add_word(b, obj->nr_modules);
-			for (i = 0; !err && i < obj->nr_modules; i++) {
-				uint32_t off;
-
-				err = add_string(b, obj->modules[i], &off);
-				if (!err)
-					err = add_word(b, off);
-				if (!err)
-					err = kms_strmap_intern(&b->module_names,
-								obj->modules[i],
-								&id, NULL);
-			}
-			if (err)
-				return err;
-		}
-		list = b->modlist_word[obj->modlist];
+		err = add_modlist(b, obj, &list);
+		if (err)
+			return err;
 	}
 	if (name) {
 		err = add_string(b, name, &name_off);

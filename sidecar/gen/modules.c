@@ -58,20 +58,16 @@ static struct kms_error *cmd_modules(struct gen *g, struct object *obj,
 	return err;
 }
 
-static struct kms_error *object_modules(struct gen *g, struct object *obj,
-					gen_modules_fn *list)
+/*
+ * The @n modules of obj->modules sorted, duplicates dropped (and freed)
+ * into obj->nr_modules; returns the bytes of their key "a b c", its NUL
+ * included.
+ */
+static size_t unique_modules(struct object *obj, size_t n)
 {
-	struct kms_error *err;
-	char *key = NULL;
-	size_t i, n = 0, len = 0;
+	size_t i, len = 0;
 
-	err = list(g, obj, &n);
-	if (err) {
-		obj->nr_modules = n;
-		return err;
-	}
 	qsort(obj->modules, n, sizeof(*obj->modules), gen_compare_strings);
-	/* Drop duplicates; build the list's key "a b c" as we go. */
 	obj->nr_modules = 0;
 	for (i = 0; i < n; i++) {
 		if (obj->nr_modules &&
@@ -82,30 +78,40 @@ static struct kms_error *object_modules(struct gen *g, struct object *obj,
 		obj->modules[obj->nr_modules++] = obj->modules[i];
 		len += strlen(obj->modules[i]) + 1;
 	}
-	if (!obj->nr_modules)
-		goto out;
-	/*
-	 * modules.builtin comes from MODULE_LICENSE(); the Makefiles and
-	 * Kconfig say whether the object could have been a module at all.
-	 */
-	if (g->modularity) {
-		obj->linkage = kms_modularity_linkage(g->modularity, obj->path,
-						      NULL);
-		if (obj->linkage == KMS_LINK_BUILTIN ||
-		    obj->linkage == KMS_LINK_LIB) {
-			obj->not_modules = obj->modules;
-			obj->nr_not_modules = obj->nr_modules;
-			obj->modules = NULL;
-			obj->nr_modules = 0;
-			g->stats.not_modules++;
-			goto out;
-		}
-	}
+	return len;
+}
+
+/*
+ * modules.builtin comes from MODULE_LICENSE(); the Makefiles and Kconfig
+ * say whether the object could have been a module at all.  If not, its
+ * modules become obj->not_modules, and true.
+ */
+static bool never_modular(struct gen *g, struct object *obj)
+{
+	if (!g->modularity)
+		return false;
+	obj->linkage = kms_modularity_linkage(g->modularity, obj->path, NULL);
+	if (obj->linkage != KMS_LINK_BUILTIN && obj->linkage != KMS_LINK_LIB)
+		return false;
+	obj->not_modules = obj->modules;
+	obj->nr_not_modules = obj->nr_modules;
+	obj->modules = NULL;
+	obj->nr_modules = 0;
+	g->stats.not_modules++;
+	return true;
+}
+
+/* obj->modlist: the id of its modules' key, @len bytes, in g->modlists. */
+static struct kms_error *intern_modlist(struct gen *g, struct object *obj,
+					size_t len)
+{
+	struct kms_error *err;
+	char *key;
+	size_t i;
+
 	key = malloc(len);
-	if (!key) {
-		err = &kms_error_nomem;
-		goto out;
-	}
+	if (!key)
+		return &kms_error_nomem;
 	key[0] = '\0';
 	for (i = 0; i < obj->nr_modules; i++) {
 		if (i)
@@ -116,9 +122,25 @@ static struct kms_error *object_modules(struct gen *g, struct object *obj,
 	g->stats.modular_objects++;
 	if (obj->nr_modules > 1)
 		g->stats.multi_module_objects++;
-out:
 	free(key);
 	return err;
+}
+
+static struct kms_error *object_modules(struct gen *g, struct object *obj,
+					gen_modules_fn *list)
+{
+	struct kms_error *err;
+	size_t n = 0, len;
+
+	err = list(g, obj, &n);
+	if (err) {
+		obj->nr_modules = n;
+		return err;
+	}
+	len = unique_modules(obj, n);
+	if (!obj->nr_modules || never_modular(g, obj))
+		return NULL;
+	return intern_modlist(g, obj, len);
 }
 
 struct kms_error *gen_objects_modules(struct gen *g, gen_modules_fn *list)

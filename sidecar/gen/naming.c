@@ -186,23 +186,15 @@ static void name_conflicting(struct gen *g, const uint32_t *set, size_t n)
 	free(done);
 }
 
-struct kms_error *gen_name_objects(struct gen *g)
+/*
+ * Into @refs, the symbols whose names may need their object's: text, or
+ * with --all-classes every class; returns how many.
+ */
+static size_t collect_refs(struct gen *g, const struct kms_symbols *syms,
+			   struct symbol_ref *refs)
 {
-	const struct kms_symbols *syms;
-	struct symbol_ref *refs;
-	struct kms_error *err;
-	uint32_t *set = NULL;
-	size_t i, j, n = 0;
+	size_t i, n = 0;
 
-	err = gen_symtab(g, &syms);
-	if (err)
-		return err;
-	refs = calloc(syms->nr ? syms->nr : 1, sizeof(*refs));
-	set = calloc(g->object_paths.nr + 1, sizeof(*set));
-	if (!refs || !set) {
-		err = &kms_error_nomem;
-		goto out;
-	}
 	for (i = 0; i < syms->nr; i++) {
 		const struct kms_symbol *s = &syms->syms[i];
 		const struct piece *p;
@@ -217,35 +209,65 @@ struct kms_error *gen_name_objects(struct gen *g)
 		refs[n].modlist = p ? g->objects[p->object].modlist : KMS_NONE;
 		n++;
 	}
+	return n;
+}
+
+/*
+ * A group of @nr symbols of one name and module list, sorted by object:
+ * equal names in one object are counted and warned about, and the objects
+ * (into @set, room for each) are a conflict set.
+ */
+static void name_group(struct gen *g, const struct symbol_ref *refs,
+		       size_t nr, uint32_t *set)
+{
+	size_t nr_set = 0, k;
+
+	for (k = 0; k < nr; k++) {
+		size_t same = 1;
+
+		while (k + 1 < nr && refs[k + 1].object == refs[k].object) {
+			k++;
+			same++;
+		}
+		if (same > 1) {
+			g->stats.ambiguous += same;
+			gen_warn(g, "%zu symbols %s in %s cannot be told apart: same name, same object",
+			     same, refs[k].name,
+			     refs[k].object == KMS_NONE ? "no object file" :
+			     g->objects[refs[k].object].path);
+		}
+		if (refs[k].object != KMS_NONE)
+			set[nr_set++] = refs[k].object;
+	}
+	if (nr_set > 1)
+		name_conflicting(g, set, nr_set);
+}
+
+struct kms_error *gen_name_objects(struct gen *g)
+{
+	const struct kms_symbols *syms;
+	struct symbol_ref *refs;
+	struct kms_error *err;
+	uint32_t *set = NULL;
+	size_t i, j, n;
+
+	err = gen_symtab(g, &syms);
+	if (err)
+		return err;
+	refs = calloc(syms->nr ? syms->nr : 1, sizeof(*refs));
+	set = calloc(g->object_paths.nr + 1, sizeof(*set));
+	if (!refs || !set) {
+		err = &kms_error_nomem;
+		goto out;
+	}
+	n = collect_refs(g, syms, refs);
 	qsort(refs, n, sizeof(*refs), compare_refs);
-
 	for (i = 0; i < n; i = j) {
-		size_t nr_set = 0, k;
-
 		for (j = i + 1; j < n && !strcmp(refs[j].name, refs[i].name) &&
 				refs[j].modlist == refs[i].modlist; j++)
 			;
-		if (j - i < 2)
-			continue;
-		for (k = i; k < j; k++) {
-			size_t same = 1;
-
-			while (k + 1 < j && refs[k + 1].object == refs[k].object) {
-				k++;
-				same++;
-			}
-			if (same > 1) {
-				g->stats.ambiguous += same;
-				gen_warn(g, "%zu symbols %s in %s cannot be told apart: same name, same object",
-				     same, refs[k].name,
-				     refs[k].object == KMS_NONE ? "no object file" :
-				     g->objects[refs[k].object].path);
-			}
-			if (refs[k].object != KMS_NONE)
-				set[nr_set++] = refs[k].object;
-		}
-		if (nr_set > 1)
-			name_conflicting(g, set, nr_set);
+		if (j - i > 1)
+			name_group(g, refs + i, j - i, set);
 	}
 	for (i = 0; i < g->object_paths.nr; i++)
 		g->stats.named_objects += g->objects[i].name_components > 0;

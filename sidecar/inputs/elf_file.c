@@ -110,13 +110,38 @@ static void symbols_in_place(struct kms_elf *e)
 	e->strtab_size = data->d_size;
 }
 
+/* The symbol table, if @e has one: e->symtab and what it holds. */
+static struct kms_error *find_symtab(struct kms_elf *e)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(e->elf, scn))) {
+		GElf_Shdr shdr;
+
+		if (!gelf_getshdr(scn, &shdr))
+			return kms_error_file(e->path, "bad section header: %s",
+					      elf_errmsg(-1));
+		if (shdr.sh_type != SHT_SYMTAB)
+			continue;
+		e->symtab = scn;
+		e->symtab_data = elf_getdata(scn, NULL);
+		if (!e->symtab_data || !shdr.sh_entsize)
+			return kms_error_file(e->path, "unreadable symbol table: %s",
+					      elf_errmsg(-1));
+		e->nr_symbols = e->symtab_data->d_size / shdr.sh_entsize;
+		e->strtab_index = shdr.sh_link;
+		symbols_in_place(e);
+		break;
+	}
+	return NULL;
+}
+
 static struct kms_error *open_elf(const char *path, bool need_arch,
 				  struct kms_elf **ret)
 {
 	struct kms_error *err;
 	struct kms_elf *e;
 	GElf_Ehdr ehdr;
-	Elf_Scn *scn = NULL;
 
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return kms_error_fmt("libelf: %s", elf_errmsg(-1));
@@ -153,28 +178,9 @@ static struct kms_error *open_elf(const char *path, bool need_arch,
 				     elf_errmsg(-1));
 		goto fail;
 	}
-	while ((scn = elf_nextscn(e->elf, scn))) {
-		GElf_Shdr shdr;
-
-		if (!gelf_getshdr(scn, &shdr)) {
-			err = kms_error_file(path, "bad section header: %s",
-					     elf_errmsg(-1));
-			goto fail;
-		}
-		if (shdr.sh_type != SHT_SYMTAB)
-			continue;
-		e->symtab = scn;
-		e->symtab_data = elf_getdata(scn, NULL);
-		if (!e->symtab_data || !shdr.sh_entsize) {
-			err = kms_error_file(path, "unreadable symbol table: %s",
-					     elf_errmsg(-1));
-			goto fail;
-		}
-		e->nr_symbols = e->symtab_data->d_size / shdr.sh_entsize;
-		e->strtab_index = shdr.sh_link;
-		symbols_in_place(e);
-		break;
-	}
+	err = find_symtab(e);
+	if (err)
+		goto fail;
 	*ret = e;
 	return NULL;
 

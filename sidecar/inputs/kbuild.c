@@ -44,6 +44,40 @@ static bool printable(const char *s)
 	return true;
 }
 
+/*
+ * The module path on modules.builtin's line @lineno, @line (@len bytes, no
+ * newline): "kernel/fs/ext4/ext4.ko" gives the *@ret_len bytes
+ * "fs/ext4/ext4" at *@ret_path, within @line.
+ */
+static struct kms_error *builtin_line(const char *path, unsigned long lineno,
+				      const char *line, size_t len,
+				      const char **ret_path, size_t *ret_len)
+{
+	const char *p = line, *base;
+
+	if (len < 4 || strcmp(line + len - 3, ".ko") ||
+	    strpbrk(line, " \t"))
+		return kms_error_file(path,
+				      "line %lu: \"%s\" is not a module path ending in .ko",
+				      lineno, line);
+	if (!printable(line))
+		return kms_error_file(path,
+				      "line %lu: module path is not printable ASCII",
+				      lineno);
+	if (!strncmp(p, "kernel/", 7))
+		p += 7;
+	base = strrchr(p, '/');
+	base = base ? base + 1 : p;
+	if (line + len - 3 - base > KMS_MODULE_NAME_MAX)
+		return kms_error_file(path,
+				      "line %lu: module name of %zd bytes, longer than the kernel's %d",
+				      lineno, line + len - 3 - base,
+				      KMS_MODULE_NAME_MAX);
+	*ret_path = p;
+	*ret_len = line + len - 3 - p;
+	return NULL;
+}
+
 struct kms_error *kms_builtin_read(const char *path, struct kms_builtin **ret)
 {
 	struct kms_builtin *b;
@@ -63,39 +97,18 @@ struct kms_error *kms_builtin_read(const char *path, struct kms_builtin **ret)
 		return &kms_error_nomem;
 	}
 	while ((len = getline(&line, &line_cap, f)) >= 0) {
-		const char *p = line, *base;
+		/* Set by builtin_line(), which gcc cannot see through. */
+		const char *p = NULL;
+		size_t n = 0;
 
 		lineno++;
 		if (len && line[len - 1] == '\n')
 			line[--len] = '\0';
 		if (!len)
 			continue;
-		if (len < 4 || strcmp(line + len - 3, ".ko") ||
-		    strpbrk(line, " \t")) {
-			err = kms_error_file(path,
-					     "line %lu: \"%s\" is not a module path ending in .ko",
-					     lineno, line);
-			goto out;
-		}
-		if (!printable(line)) {
-			err = kms_error_file(path,
-					     "line %lu: module path is not printable ASCII",
-					     lineno);
-			goto out;
-		}
-		if (!strncmp(p, "kernel/", 7))
-			p += 7;
-		base = strrchr(p, '/');
-		base = base ? base + 1 : p;
-		if (line + len - 3 - base > KMS_MODULE_NAME_MAX) {
-			err = kms_error_file(path,
-					     "line %lu: module name of %zd bytes, longer than the kernel's %d",
-					     lineno, line + len - 3 - base,
-					     KMS_MODULE_NAME_MAX);
-			goto out;
-		}
-		err = push_string(&b->paths, &b->nr, &cap, p,
-				  line + len - 3 - p);
+		err = builtin_line(path, lineno, line, len, &p, &n);
+		if (!err)
+			err = push_string(&b->paths, &b->nr, &cap, p, n);
 		if (err)
 			goto out;
 	}

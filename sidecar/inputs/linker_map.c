@@ -314,99 +314,120 @@ static struct kms_error *parse_lld_line(struct map_parser *p, char *line,
 	return add_lld_piece(p, colon + 2, name, addr, size);
 }
 
+/* kms_linker_map_read()'s work: the parser, and where in the map it is. */
+struct map_reader {
+	struct map_parser p;
+	int in_map, lld;
+	/* GNU ld: a name waiting for its numbers, "NAME " (held_len bytes) */
+	char *held;
+	size_t held_cap, held_len;
+};
+
+/*
+ * One line of GNU ld's memory map, without its newline.  A name too long
+ * for its column stands alone, its numbers on the next line: it is held
+ * until that line says which.
+ */
+static struct kms_error *read_ld_line(struct map_reader *r, char *line,
+				      size_t len)
+{
+	struct kms_error *err;
+
+	if (r->held_len) {
+		if (continues(line)) {
+			err = hold(&r->held, &r->held_cap, r->held_len, line,
+				   len);
+			if (!err)
+				err = parse_line(&r->p, r->held);
+			r->held_len = 0;
+			return err;
+		}
+		err = parse_line(&r->p, r->held);
+		r->held_len = 0;
+		if (err)
+			return err;
+	}
+	if (lone_name(line)) {
+		/* Held as "NAME " so that its numbers can follow. */
+		err = hold(&r->held, &r->held_cap, 0, line, len);
+		r->held_len = len + 1;
+		return err;
+	}
+	return parse_line(&r->p, line);
+}
+
+/*
+ * One line of the file, @len bytes: ld.lld's map from its column header
+ * on, GNU ld's from its "Linker script and memory map" on.
+ */
+static struct kms_error *read_map_line(struct map_reader *r, char *line,
+				       size_t len)
+{
+	if (!r->in_map && lld_header(line)) {
+		r->lld = r->in_map = 1;
+		return NULL;
+	}
+	if (!r->in_map) {
+		/* The discarded sections before it are half the map. */
+		r->in_map = line[0] == MAP_START[0] &&
+			    !strncmp(line, MAP_START, strlen(MAP_START));
+		return NULL;
+	}
+	if (len && line[len - 1] == '\n')
+		line[--len] = '\0';
+	return r->lld ? parse_lld_line(&r->p, line, len) :
+			read_ld_line(r, line, len);
+}
+
+/* After the last line: whether the file was read, and was a map. */
+static struct kms_error *check_map_read(const char *path, FILE *f,
+					const struct map_reader *r)
+{
+	if (ferror(f))
+		return kms_error_errno(path, "read error");
+	if (!r->in_map)
+		return kms_error_file(path,
+				      "not a linker map: neither GNU ld's \"" MAP_START "\" nor ld.lld's column header");
+	if (!r->p.map->nr_pieces)
+		return kms_error_file(path, "linker map lists no input sections");
+	return NULL;
+}
+
 struct kms_error *kms_linker_map_read(const char *path,
 				      struct kms_linker_map **ret)
 {
-	struct map_parser p = { 0 };
+	struct map_reader r = { 0 };
 	struct kms_error *err = NULL;
-	char *line = NULL, *held = NULL;
-	size_t line_cap = 0, held_cap = 0, held_len = 0;
-	int in_map = 0, lld = 0;
+	char *line = NULL;
+	size_t line_cap = 0;
 	ssize_t len;
 	FILE *f;
 
 	f = fopen(path, "r");
 	if (!f)
 		return kms_error_errno(path, "cannot open linker map");
-	p.map = calloc(1, sizeof(*p.map));
-	if (!p.map) {
+	r.p.map = calloc(1, sizeof(*r.p.map));
+	if (!r.p.map) {
 		fclose(f);
 		return &kms_error_nomem;
 	}
-
-	while (!err && (len = getline(&line, &line_cap, f)) >= 0) {
-		if (lld) {
-			if (len && line[len - 1] == '\n')
-				line[--len] = '\0';
-			err = parse_lld_line(&p, line, len);
-			continue;
-		}
-		if (!in_map && lld_header(line)) {
-			lld = in_map = 1;
-			continue;
-		}
-		if (!in_map) {
-			/* The discarded sections before it are half the map. */
-			in_map = line[0] == MAP_START[0] &&
-				 !strncmp(line, MAP_START, strlen(MAP_START));
-			continue;
-		}
-		if (len && line[len - 1] == '\n')
-			line[--len] = '\0';
-
-		/*
-		 * A name too long for its column stands alone, its numbers
-		 * on the next line: hold it until that line says which.
-		 */
-		if (held_len) {
-			if (continues(line)) {
-				err = hold(&held, &held_cap, held_len, line, len);
-				if (!err)
-					err = parse_line(&p, held);
-				held_len = 0;
-				continue;
-			}
-			err = parse_line(&p, held);
-			held_len = 0;
-			if (err)
-				break;
-		}
-		if (lone_name(line)) {
-			/* Held as "NAME " so that its numbers can follow. */
-			err = hold(&held, &held_cap, 0, line, len);
-			held_len = len + 1;
-			continue;
-		}
-		err = parse_line(&p, line);
-	}
-	if (!err && held_len)
-		err = parse_line(&p, held);
-	if (err)
-		goto out;
-	if (ferror(f)) {
-		err = kms_error_errno(path, "read error");
-		goto out;
-	}
-	if (!in_map) {
-		err = kms_error_file(path,
-				     "not a linker map: neither GNU ld's \"" MAP_START "\" nor ld.lld's column header");
-		goto out;
-	}
-	if (!p.map->nr_pieces)
-		err = kms_error_file(path, "linker map lists no input sections");
-
-out:
+	while (!err && (len = getline(&line, &line_cap, f)) >= 0)
+		err = read_map_line(&r, line, len);
+	if (!err && r.held_len)
+		err = parse_line(&r.p, r.held);
+	if (!err)
+		err = check_map_read(path, f, &r);
 	free(line);
-	free(held);
+	free(r.held);
 	fclose(f);
 	if (err && err != &kms_error_nomem &&
 	    strncmp(err->message, path, strlen(path)))
 		err = kms_error_prefix(err, "%s", path);
 	if (err) {
-		kms_linker_map_destroy(p.map);
+		kms_linker_map_destroy(r.p.map);
 		return err;
 	}
-	*ret = p.map;
+	*ret = r.p.map;
 	return NULL;
 }
 

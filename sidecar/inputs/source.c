@@ -4,6 +4,7 @@
  * with the note linked or appended, a note file, a bare blob (kms/source.h).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,76 +85,98 @@ static struct kms_error *load_from_elf(const char *path,
 	return err;
 }
 
-struct kms_error *kms_tables_load(const char *path, struct kms_tables **ret)
+/*
+ * @f (@path) whole, into *@ret_buf (malloc()ed) and *@ret_size, unless it
+ * turns out to be an ELF file, or larger than a note file can be (then it
+ * can only be an ELF image): *@ret_elf, and nothing kept.
+ */
+static struct kms_error *read_note_file(const char *path, FILE *f,
+					unsigned char **ret_buf,
+					size_t *ret_size, bool *ret_elf)
 {
-	struct kms_error *err = NULL;
-	unsigned char *buf = NULL;
-	size_t size = 0, cap = 0;
-	const void *desc;
-	size_t desc_size;
-	FILE *f;
+	unsigned char *buf = NULL, *nb;
+	size_t size = 0, cap = 0, n;
 
-	f = fopen(path, "rb");
-	if (!f)
-		return kms_error_errno(path, "cannot open");
 	for (;;) {
-		size_t n;
-
 		if (size == cap) {
-			unsigned char *nb;
-
-			if (cap >= MAX_NOTE_FILE) {
-				fclose(f);
-				free(buf);
-				/* Large files can only be ELF images. */
-				return load_from_elf(path, ret);
-			}
+			if (cap >= MAX_NOTE_FILE)
+				break;
 			cap = cap ? 2 * cap : 1 << 16;
 			nb = realloc(buf, cap);
 			if (!nb) {
-				err = &kms_error_nomem;
-				goto out;
+				free(buf);
+				return &kms_error_nomem;
 			}
 			buf = nb;
 		}
 		n = fread(buf + size, 1, cap - size, f);
 		size += n;
-		if (n == 0)
-			break;
-		if (size >= 4 && kms_is_elf(buf, size)) {
-			fclose(f);
-			free(buf);
-			return load_from_elf(path, ret);
+		if (n == 0) {
+			if (ferror(f)) {
+				free(buf);
+				return kms_error_errno(path, "read error");
+			}
+			*ret_buf = buf;
+			*ret_size = size;
+			*ret_elf = false;
+			return NULL;
 		}
+		if (size >= 4 && kms_is_elf(buf, size))
+			break;
 	}
-	if (ferror(f)) {
-		err = kms_error_errno(path, "read error");
-		goto out;
-	}
-	if (!size) {
-		err = kms_error_path(KMS_ERR_NO_NOTE, path, "empty file");
-		goto out;
-	}
-	if (size >= 4 && !memcmp(buf, KMS_MAGIC, 4)) {
-		err = kms_blob_decode(buf, size, path, ret);
-		goto out;
-	}
+	free(buf);
+	*ret_buf = NULL;
+	*ret_size = 0;
+	*ret_elf = true;
+	return NULL;
+}
+
+/* The tables of @buf, @size bytes of @path: a blob, or a file of notes. */
+static struct kms_error *tables_from_note_file(const char *path,
+					       const unsigned char *buf,
+					       size_t size,
+					       struct kms_tables **ret)
+{
+	struct kms_error *err;
+	const void *desc;
+	size_t desc_size;
+
+	if (!size)
+		return kms_error_path(KMS_ERR_NO_NOTE, path, "empty file");
+	if (size >= 4 && !memcmp(buf, KMS_MAGIC, 4))
+		return kms_blob_decode(buf, size, path, ret);
 	err = kms_note_find(buf, size, path, &desc, &desc_size);
 	if (err && size >= 24 &&
 	    !memcmp(buf + 12, KMS_NOTE_NAME, KMS_NOTE_NAMESZ))
-		goto out;	/* Our note, damaged: say how. */
+		return err;	/* Our note, damaged: say how. */
 	if (err || size < 12) {
 		kms_error_destroy(err);
-		err = kms_error_path(KMS_ERR_NO_NOTE, path, "not an ELF file, a note file or a kallmodsyms blob");
-		goto out;
+		return kms_error_path(KMS_ERR_NO_NOTE, path, "not an ELF file, a note file or a kallmodsyms blob");
 	}
-	if (!desc) {
-		err = kms_error_path(KMS_ERR_NO_NOTE, path, "no kallmodsyms note among its notes");
-		goto out;
-	}
-	err = kms_blob_decode(desc, desc_size, path, ret);
-out:
+	if (!desc)
+		return kms_error_path(KMS_ERR_NO_NOTE, path, "no kallmodsyms note among its notes");
+	return kms_blob_decode(desc, desc_size, path, ret);
+}
+
+struct kms_error *kms_tables_load(const char *path, struct kms_tables **ret)
+{
+	struct kms_error *err;
+	/* Set by read_note_file(), which gcc cannot see through. */
+	unsigned char *buf = NULL;
+	size_t size = 0;
+	bool elf = false;
+	FILE *f;
+
+	f = fopen(path, "rb");
+	if (!f)
+		return kms_error_errno(path, "cannot open");
+	err = read_note_file(path, f, &buf, &size, &elf);
 	fclose(f);
+	if (err)
+		return err;
+	if (elf)
+		return load_from_elf(path, ret);
+	err = tables_from_note_file(path, buf, size, ret);
 	free(buf);
 	return err;
 }

@@ -57,14 +57,54 @@ static void child(char *const argv[], const char *cwd, const char *const env[],
 	_exit(127);
 }
 
+/*
+ * @out_fd into @out and @err_fd into @err, as either has something, until
+ * both end: 0, or -errno.
+ */
+static int read_outputs(int out_fd, int err_fd, struct buffer *out,
+			struct buffer *err)
+{
+	struct pollfd fds[2];
+	int rc = 0;
+
+	fds[0] = (struct pollfd){ .fd = out_fd, .events = POLLIN };
+	fds[1] = (struct pollfd){ .fd = err_fd, .events = POLLIN };
+	while (rc >= 0 && (fds[0].fd >= 0 || fds[1].fd >= 0)) {
+		int k;
+
+		if (poll(fds, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			rc = -errno;
+			break;
+		}
+		for (k = 0; k < 2 && rc >= 0; k++) {
+			if (fds[k].fd < 0 || !fds[k].revents)
+				continue;
+			rc = buffer_read(k ? err : out, fds[k].fd);
+			if (rc == 0)
+				fds[k].fd = -1;
+		}
+	}
+	return rc;
+}
+
+/* Both ends of @fd, those open (not -1). */
+static void close_pipe(const int fd[2])
+{
+	if (fd[0] >= 0)
+		close(fd[0]);
+	if (fd[1] >= 0)
+		close(fd[1]);
+}
+
 struct kms_error *kms_run(char *const argv[], const char *cwd,
 			  const char *const env[], struct kms_run_output *ret)
 {
 	struct buffer out = { 0 }, err = { 0 };
 	int out_pipe[2] = { -1, -1 }, err_pipe[2] = { -1, -1 };
 	struct kms_error *error = NULL;
-	struct pollfd fds[2];
-	int status, rc = 0;
+	int status, rc;
 	pid_t pid;
 
 	if (pipe2(out_pipe, O_CLOEXEC) < 0 || pipe2(err_pipe, O_CLOEXEC) < 0) {
@@ -82,25 +122,7 @@ struct kms_error *kms_run(char *const argv[], const char *cwd,
 	close(err_pipe[1]);
 	out_pipe[1] = err_pipe[1] = -1;
 
-	fds[0] = (struct pollfd){ .fd = out_pipe[0], .events = POLLIN };
-	fds[1] = (struct pollfd){ .fd = err_pipe[0], .events = POLLIN };
-	while (rc >= 0 && (fds[0].fd >= 0 || fds[1].fd >= 0)) {
-		int k;
-
-		if (poll(fds, 2, -1) < 0) {
-			if (errno == EINTR)
-				continue;
-			rc = -errno;
-			break;
-		}
-		for (k = 0; k < 2 && rc >= 0; k++) {
-			if (fds[k].fd < 0 || !fds[k].revents)
-				continue;
-			rc = buffer_read(k ? &err : &out, fds[k].fd);
-			if (rc == 0)
-				fds[k].fd = -1;
-		}
-	}
+	rc = read_outputs(out_pipe[0], err_pipe[0], &out, &err);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	if (rc < 0) {
@@ -126,14 +148,8 @@ struct kms_error *kms_run(char *const argv[], const char *cwd,
 close:
 	free(out.data);
 	free(err.data);
-	if (out_pipe[0] >= 0)
-		close(out_pipe[0]);
-	if (out_pipe[1] >= 0)
-		close(out_pipe[1]);
-	if (err_pipe[0] >= 0)
-		close(err_pipe[0]);
-	if (err_pipe[1] >= 0)
-		close(err_pipe[1]);
+	close_pipe(out_pipe);
+	close_pipe(err_pipe);
 	return error;
 }
 

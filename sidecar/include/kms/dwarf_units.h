@@ -1,17 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What a vmlinux with DWARF says about where its text came from, for
- * kernels without a build tree (a distribution's debug vmlinux):
- *
- *  - the compile units: each one's source file, turned into the object
- *    file kbuild would have made of it ("drivers/foo/bar.c" or ".S" ->
- *    "drivers/foo/bar.o"), and its code address ranges (dwarf_ranges() on
- *    the unit DIE, so DW_AT_low_pc/high_pc and DW_AT_ranges alike);
- *  - modules.builtin.ranges (Linux 6.12, CONFIG_BUILTIN_MODULE_RANGES): the
- *    address ranges of each built-in module, as offsets from anchor
- *    symbols that the vmlinux's symbol table resolves;
- *  - modules.builtin.modinfo: "name.file=path" records, the module path
- *    ("fs/ext4/ext4") of each built-in module that has one.
+ * kernels without a build tree (a distribution's debug vmlinux): the
+ * compile units, each one's source file turned into the object file
+ * kbuild would have made of it ("drivers/foo/bar.c" or ".S" ->
+ * "drivers/foo/bar.o"), and its code address ranges (dwarf_ranges() on
+ * the unit DIE, so DW_AT_low_pc/high_pc and DW_AT_ranges alike).  Which
+ * built-in modules the objects belong to is read from the files
+ * distributions install beside the kernel: kms/module_ranges.h,
+ * kms/modinfo.h.
  *
  * Source paths are made relative to the top of the kernel tree: a
  * relative DW_AT_name is taken as is (DW_AT_comp_dir is the top of the
@@ -45,7 +42,7 @@
  * without a DWARF variable (string literals, compiler-made tables,
  * assembler data, top-level asm's __ksymtab entries) has none either;
  * which objects make up a multi-object module is only known from
- * modules.builtin.ranges.
+ * modules.builtin.ranges (kms/module_ranges.h).
  */
 #ifndef KMS_DWARF_UNITS_H
 #define KMS_DWARF_UNITS_H
@@ -90,38 +87,5 @@ struct kms_dwarf_units {
 struct kms_error *kms_dwarf_units_read(const char *path, struct kms_elf *elf,
 				       struct kms_dwarf_units **ret);
 void kms_dwarf_units_destroy(struct kms_dwarf_units *units);
-
-/*
- * modules.builtin.ranges, resolved against @elf's symbols.  Entries are
- * sorted by start and do not overlap; each carries the names of the
- * modules that share its code ("-" turned into "_", sorted).  Sections
- * whose anchor symbol @elf does not define are skipped, and so are empty
- * or reversed entries (6.12's script writes some in data sections).
- */
-struct kms_module_range {
-	uint64_t start, end;
-	char **modules;
-	size_t nr_modules;
-};
-
-struct kms_module_ranges {
-	struct kms_module_range *ranges;
-	size_t nr;
-};
-
-struct kms_error *kms_module_ranges_read(const char *path,
-					 struct kms_elf *elf,
-					 struct kms_module_ranges **ret);
-/* The entry holding @addr, or NULL. */
-const struct kms_module_range *
-kms_module_ranges_find(const struct kms_module_ranges *r, uint64_t addr);
-void kms_module_ranges_destroy(struct kms_module_ranges *r);
-
-/*
- * The module paths ("fs/ext4/ext4") of modules.builtin.modinfo's
- * "name.file=" records, malloc()ed, in file order.
- */
-struct kms_error *kms_modinfo_files(const char *path, char ***ret_paths,
-				    size_t *ret_nr);
 
 #endif /* KMS_DWARF_UNITS_H */

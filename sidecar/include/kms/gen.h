@@ -49,7 +49,8 @@ struct kms_gen_options {
 	 * No build tree: objects from the compile units of VMLINUX's DWARF,
 	 * modules from modules.builtin (builtin), modules.builtin.modinfo
 	 * (modinfo) and modules.builtin.ranges (ranges), each optional
-	 * (kms/dwarf_units.h).  map, o_map, build_dir and srctree are unused.
+	 * (kms/dwarf_units.h, kms/modinfo.h, kms/module_ranges.h).  map,
+	 * o_map, build_dir and srctree are unused.
 	 *
 	 * Without it, an LTO link (ld.lld's maps name "lto.tmp" in place of
 	 * the object files) takes the objects of that text from the DWARF

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The image's arrays (FORMAT.md 3), private to the format library: the
+ * header field that says where each one lies, shared by the validator
+ * (blob_check.c), which finds them, and the encoder (blob_encode.c), which
+ * places them; and the validator's entry point, called by the decoder
+ * (blob.c).
+ */
+#ifndef KMS_LIB_BLOB_IMAGE_H
+#define KMS_LIB_BLOB_IMAGE_H
+
+#include <kms/blob.h>
+#include <kms/error.h>
+#include <kms/format.h>
+
+/* The arrays of the image: where each one lies (FORMAT.md 3). */
+enum { A_SECTIONS, A_STARTS, A_RANGE_OBJECTS, A_OBJECTS, A_MODLISTS,
+       A_STRTAB, NR_ARRAYS };
+
+static const struct {
+	const char *what;
+	unsigned int offset_field;
+} array_desc[NR_ARRAYS] = {
+	{ "sections", KMS_IMG_SECTIONS_OFF },
+	{ "range starts", KMS_IMG_STARTS_OFF },
+	{ "range objects", KMS_IMG_RANGE_OBJECTS_OFF },
+	{ "objects", KMS_IMG_OBJECTS_OFF },
+	{ "module lists", KMS_IMG_MODLISTS_OFF },
+	{ "string table", KMS_IMG_STRTAB_OFF },
+};
+
+/*
+ * Check every rule of FORMAT.md 3 on the decompressed image t->image
+ * (t->image_size bytes), filling in the rest of @t: the counts, where each
+ * array lies, the sections; the range columns are restored from their
+ * stored form (kms_image_restore()) in place.  Messages name @origin.
+ * On failure @t holds what was filled in so far, for kms_tables_destroy().
+ */
+struct kms_error *kms_image_validate(struct kms_tables *t, const char *origin);
+
+#endif /* KMS_LIB_BLOB_IMAGE_H */

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The stored form of an image (FORMAT.md 3.8, kms/blob.h): each section's
+ * range starts as differences from the one before, both range columns in
+ * byte planes.  kms_image_store() makes it, kms_image_restore() undoes it,
+ * in place; both check only that the header and the sections place the
+ * range columns inside the image.
+ */
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <kms/blob.h>
+#include <kms/format.h>
+
+/* Where an image's range columns are, if its header and sections agree. */
+struct columns {
+	unsigned char *starts, *objects;
+	uint32_t nr_ranges, nr_sections;
+	unsigned int width;
+	const unsigned char *sections;
+};
+
+static bool find_columns(unsigned char *img, size_t size, struct columns *c)
+{
+	uint64_t sec, starts, objs, sum = 0;
+	uint32_t k;
+
+	if (size < KMS_IMAGE_HEADER_SIZE)
+		return false;
+	c->nr_sections = kms_get_le32(img + KMS_IMG_NR_SECTIONS);
+	c->nr_ranges = kms_get_le32(img + KMS_IMG_NR_RANGES);
+	c->width = KMS_OBJECT_WIDTH(kms_get_le32(img + KMS_IMG_NR_OBJECTS));
+	sec = kms_get_le32(img + KMS_IMG_SECTIONS_OFF);
+	starts = kms_get_le32(img + KMS_IMG_STARTS_OFF);
+	objs = kms_get_le32(img + KMS_IMG_RANGE_OBJECTS_OFF);
+	if (sec + (uint64_t)c->nr_sections * KMS_SECTION_SIZE > size ||
+	    starts + (uint64_t)c->nr_ranges * KMS_START_SIZE > size ||
+	    objs + (uint64_t)c->nr_ranges * c->width > size)
+		return false;
+	c->sections = img + sec;
+	for (k = 0; k < c->nr_sections; k++)
+		sum += kms_get_le32(c->sections + KMS_SECTION_SIZE * k + 4);
+	c->starts = img + starts;
+	c->objects = img + objs;
+	return sum == c->nr_ranges;
+}
+
+/*
+ * Transpose @n values of @width bytes at @col into @width planes of @n
+ * bytes (@to_planes), or back, through @scratch (@n * @width bytes).
+ */
+static void transpose(unsigned char *col, unsigned char *scratch, uint32_t n,
+		      unsigned int width, bool to_planes)
+{
+	size_t value, plane;
+	uint32_t i;
+	unsigned int p;
+
+	for (i = 0; i < n; i++)
+		for (p = 0; p < width; p++) {
+			value = (size_t)i * width + p;
+			plane = (size_t)p * n + i;
+			scratch[to_planes ? plane : value] =
+				col[to_planes ? value : plane];
+		}
+	memcpy(col, scratch, (size_t)n * width);
+}
+
+/*
+ * Each section's starts as differences from the one before (@store), or
+ * back to starts by summing them, wrapping as 32-bit numbers do.
+ */
+static void difference(const struct columns *c, bool store)
+{
+	uint32_t k, i, first = 0;
+
+	for (k = 0; k < c->nr_sections; k++) {
+		uint32_t n = kms_get_le32(c->sections + KMS_SECTION_SIZE * k + 4);
+		uint32_t prev = 0;
+
+		for (i = first; i < first + n; i++) {
+			unsigned char *at = c->starts + 4 * (size_t)i;
+			uint32_t v = kms_get_le32(at);
+
+			kms_put_le32(at, store ? v - prev : v + prev);
+			prev = store ? v : v + prev;
+		}
+		first += n;
+	}
+}
+
+static struct kms_error *convert(unsigned char *img, size_t size, bool store)
+{
+	unsigned char *scratch;
+	struct columns c;
+
+	if (!find_columns(img, size, &c))
+		return kms_error_fmt("image header and sections do not describe its range columns");
+	scratch = malloc((size_t)c.nr_ranges * KMS_START_SIZE + 1);
+	if (!scratch)
+		return &kms_error_nomem;
+	if (store)
+		difference(&c, true);
+	transpose(c.starts, scratch, c.nr_ranges, KMS_START_SIZE, store);
+	transpose(c.objects, scratch, c.nr_ranges, c.width, store);
+	if (!store)
+		difference(&c, false);
+	free(scratch);
+	return NULL;
+}
+
+struct kms_error *kms_image_store(unsigned char *img, size_t size)
+{
+	return convert(img, size, true);
+}
+
+struct kms_error *kms_image_restore(unsigned char *img, size_t size)
+{
+	return convert(img, size, false);
+}

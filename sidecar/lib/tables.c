@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Questions asked of decoded, validated tables (kms/blob.h): section
+ * classes, the section of a range and where a range ends, the range
+ * holding an offset.  Nothing here checks bounds: kms_blob_decode() has.
+ */
+#include <stdint.h>
+
+#include <kms/blob.h>
+#include <kms/format.h>
+#include <kms/util.h>
+
+static const char *const class_names[KMS_NR_CLASSES] = {
+	[KMS_CLASS_TEXT] = "text",
+	[KMS_CLASS_INIT_TEXT] = "init-text",
+	[KMS_CLASS_RODATA] = "rodata",
+	[KMS_CLASS_RO_AFTER_INIT] = "ro-after-init",
+	[KMS_CLASS_DATA] = "data",
+	[KMS_CLASS_INIT_DATA] = "init-data",
+	[KMS_CLASS_BSS] = "bss",
+	[KMS_CLASS_PERCPU] = "percpu",
+};
+
+const char *kms_class_name(uint32_t cls)
+{
+	return cls < KMS_NR_CLASSES ? class_names[cls] : "unknown";
+}
+
+unsigned int kms_class_base(uint32_t cls)
+{
+	return cls == KMS_CLASS_PERCPU ? KMS_BASE_PERCPU : KMS_BASE_TEXT;
+}
+
+/* @key, a range index, against a section: before its first range or not. */
+static int compare_section_first(const void *key, const void *element)
+{
+	const struct kms_section *sec = element;
+
+	return *(const uint32_t *)key < sec->first ? -1 : 1;
+}
+
+uint32_t kms_range_section(const struct kms_tables *t, uint32_t i)
+{
+	return kms_upper_bound(&i, t->sections, t->nr_sections,
+			       sizeof(*t->sections), compare_section_first) - 1;
+}
+
+uint32_t kms_range_end(const struct kms_tables *t, uint32_t i)
+{
+	const struct kms_section *sec = &t->sections[kms_range_section(t, i)];
+
+	return i + 1 < sec->first + sec->nr_ranges ?
+		kms_range_start(t, i + 1) : sec->end;
+}
+
+uint32_t kms_tables_find_section(const struct kms_tables *t,
+				 unsigned int base, uint32_t offset)
+{
+	uint32_t k;
+
+	/* At most a few sections a class: a linear scan. */
+	for (k = 0; k < t->nr_sections; k++) {
+		const struct kms_section *sec = &t->sections[k];
+
+		if (kms_class_base(sec->cls) == base && sec->start <= offset &&
+		    offset < sec->end)
+			return k;
+	}
+	return KMS_NONE;
+}
+
+/* @key, an offset, against a range start: before it or not. */
+static int compare_range_start(const void *key, const void *element)
+{
+	return *(const uint32_t *)key < kms_get_le32(element) ? -1 : 1;
+}
+
+uint32_t kms_tables_find(const struct kms_tables *t, unsigned int base,
+			 uint32_t offset, uint32_t *ret_section)
+{
+	uint32_t k = kms_tables_find_section(t, base, offset);
+	const struct kms_section *sec;
+
+	if (ret_section)
+		*ret_section = k;
+	if (k == KMS_NONE)
+		return KMS_NONE;
+	sec = &t->sections[k];
+	/* The last range of the section whose start is <= offset. */
+	return sec->first + kms_upper_bound(&offset,
+					    t->starts + 4 * (size_t)sec->first,
+					    sec->nr_ranges, KMS_START_SIZE,
+					    compare_range_start) - 1;
+}

@@ -73,13 +73,13 @@ struct kms_error *modularity_write_file(const char *path, const char *text,
 					size_t len)
 {
 	FILE *f = fopen(path, "w");
+	int written;
 
 	if (!f)
 		return kms_error_errno(path, "cannot create");
-	if (fwrite(text, 1, len, f) != len || fclose(f)) {
-		if (f)
-			fclose(f);
+	written = fwrite(text, 1, len, f) == len;
+	/* Closed either way, once: a failed fclose() leaves f unusable. */
+	if (fclose(f) || !written)
 		return kms_error_errno(path, "cannot write");
-	}
 	return NULL;
 }

@@ -25,6 +25,7 @@ struct kms_kallsyms {
 	struct kms_elf *elf;
 	struct kallsyms_tables k;
 	int token_len[256];	/* each token's length, -1: bad */
+	bool all_known;		/* no token is bad */
 	bool absolute_percpu, sorted;
 	struct place *places;	/* symbol i * STRIDE's */
 	size_t nr_expanded;
@@ -89,10 +90,12 @@ size_t kms_kallsyms_upper_bound(const struct kms_kallsyms *k, uint64_t addr)
 
 /*
  * The length of token @idx, or -1 if it runs off the token table, in
- * @len[]; computed once.
+ * @len[]; computed once.  Whether none does.
  */
-static void token_lengths(const struct kallsyms_tables *k, int len[256])
+static bool token_lengths(const struct kallsyms_tables *k, int len[256])
 {
+	bool all_known = true;
+
 	for (unsigned int idx = 0; idx < 256; idx++) {
 		uint64_t t = k->token_index[2 * idx] |
 			     k->token_index[2 * idx + 1] << 8;
@@ -101,18 +104,24 @@ static void token_lengths(const struct kallsyms_tables *k, int len[256])
 			       k->token_table_size - t) : NULL;
 
 		len[idx] = nul ? (int)(nul - (k->token_table + t)) : -1;
+		all_known = all_known && nul;
 	}
+	return all_known;
 }
 
 /*
  * The length of the name at *@pos (moved past it), its type included,
  * from its tokens' lengths, or 0 exactly when expand_name() would refuse
- * it: too long, without a type, or past the end of a table.
+ * it: too long, without a type, or past the end of a table.  With
+ * @all_known (no token runs off the token table), the lengths are summed
+ * without a test a token.
  */
-static size_t measure_name(const struct kallsyms_tables *k,
-			   const int token_len[256], uint64_t *pos)
+static inline size_t measure_name(const struct kallsyms_tables *k,
+				  const int token_len[256], bool all_known,
+				  uint64_t *pos)
 {
-	size_t len, blen = 0;
+	const unsigned char *t;
+	size_t len, blen = 0, j;
 
 	if (*pos >= k->names_size)
 		return 0;
@@ -124,12 +133,17 @@ static size_t measure_name(const struct kallsyms_tables *k,
 	}
 	if (len > k->names_size - *pos)
 		return 0;
-	for (; len; len--) {
-		int n = token_len[k->names[(*pos)++]];
-
-		if (n < 0)
-			return 0;
-		blen += n;
+	t = k->names + *pos;
+	*pos += len;
+	if (all_known) {
+		for (j = 0; j < len; j++)
+			blen += token_len[t[j]];
+	} else {
+		for (j = 0; j < len; j++) {
+			if (token_len[t[j]] < 0)
+				return 0;
+			blen += token_len[t[j]];
+		}
 	}
 	return blen <= KSYM_NAME_LEN ? blen : 0;
 }
@@ -152,7 +166,7 @@ static struct kms_error *measure_names(struct kms_kallsyms *k,
 		if (i % STRIDE == 0)
 			k->places[i / STRIDE] = (struct place){ pos, total };
 		at = pos;
-		blen = measure_name(&k->k, k->token_len, &pos);
+		blen = measure_name(&k->k, k->token_len, k->all_known, &pos);
 		if (!blen) {
 			pos = at;
 			err = expand_name(k->elf, &k->k, i, &pos, buf, &blen);
@@ -210,7 +224,7 @@ struct kms_error *kms_kallsyms_open(struct kms_elf *elf,
 	if (err)
 		goto fail;
 	read_order(k);
-	token_lengths(&k->k, k->token_len);
+	k->all_known = token_lengths(&k->k, k->token_len);
 	k->places = malloc((k->k.nr_syms / STRIDE + 1) * sizeof(*k->places));
 	/* Untouched until used: the pages cost nothing before. */
 	k->symbols.syms = calloc(k->k.nr_syms, sizeof(*k->symbols.syms));
@@ -267,7 +281,7 @@ const struct kms_symbol *kms_kallsyms_symbol(struct kms_kallsyms *k,
 	if (k->symbols.syms[i].name)
 		return &k->symbols.syms[i];
 	for (j = i - i % STRIDE; j < i; j++)
-		name += measure_name(&k->k, k->token_len, &pos);
+		name += measure_name(&k->k, k->token_len, k->all_known, &pos);
 	expand_at(k, i, &pos, name);
 	return &k->symbols.syms[i];
 }
@@ -279,7 +293,7 @@ const struct kms_symbols *kms_kallsyms_all(struct kms_kallsyms *k)
 
 	for (i = 0; k->nr_expanded < k->k.nr_syms; i++)
 		name += k->symbols.syms[i].name ?
-			measure_name(&k->k, k->token_len, &pos) :
+			measure_name(&k->k, k->token_len, k->all_known, &pos) :
 			expand_at(k, i, &pos, name);
 	return &k->symbols;
 }

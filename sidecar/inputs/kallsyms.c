@@ -15,6 +15,8 @@
  * symbol's would cost more to write than a lookup costs.
  */
 #define STRIDE 16
+#define SAMPLE 32
+#define SEARCHES_BEFORE_SAMPLES 64
 
 struct place {
 	uint64_t entry;
@@ -28,6 +30,13 @@ struct kms_kallsyms {
 	bool all_known;		/* no token is bad */
 	bool absolute_percpu, sorted;
 	struct place *places;	/* symbol i * STRIDE's */
+	/*
+	 * For many searches by address (sorted tables): the address of every
+	 * SAMPLE-th symbol, made by the SEARCHES_BEFORE_SAMPLES-th search, a
+	 * small array to search before a few entries of the offsets.
+	 */
+	uint64_t *samples;
+	size_t nr_samples, nr_searches;
 	size_t nr_expanded;
 	struct kms_symbols symbols;	/* .name NULL: not expanded yet */
 };
@@ -37,6 +46,7 @@ void kms_kallsyms_close(struct kms_kallsyms *k)
 	if (!k)
 		return;
 	free(k->places);
+	free(k->samples);
 	free(k->symbols.syms);
 	free(k->symbols.names);
 	free(k);
@@ -74,9 +84,11 @@ uint64_t kms_kallsyms_address(const struct kms_kallsyms *k, size_t i)
 	return k->k.relative_base - 1 - off;
 }
 
-size_t kms_kallsyms_upper_bound(const struct kms_kallsyms *k, uint64_t addr)
+/* The first of symbols [@lo, @hi) above @addr, @hi if none. */
+static size_t upper_bound_in(const struct kms_kallsyms *k, uint64_t addr,
+			     size_t lo, size_t hi)
 {
-	size_t lo = 0, hi = k->k.nr_syms, mid;
+	size_t mid;
 
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
@@ -86,6 +98,42 @@ size_t kms_kallsyms_upper_bound(const struct kms_kallsyms *k, uint64_t addr)
 			hi = mid;
 	}
 	return lo;
+}
+
+/* k->samples, if memory allows. */
+static void make_samples(struct kms_kallsyms *k)
+{
+	size_t i, n = (k->k.nr_syms + SAMPLE - 1) / SAMPLE;
+
+	k->samples = malloc(n * sizeof(*k->samples));
+	if (!k->samples)
+		return;
+	for (i = 0; i < n; i++)
+		k->samples[i] = kms_kallsyms_address(k, i * SAMPLE);
+	k->nr_samples = n;
+}
+
+size_t kms_kallsyms_upper_bound(struct kms_kallsyms *k, uint64_t addr)
+{
+	size_t lo = 0, hi, mid;
+
+	if (++k->nr_searches == SEARCHES_BEFORE_SAMPLES)
+		make_samples(k);
+	if (!k->nr_samples)
+		return upper_bound_in(k, addr, 0, k->k.nr_syms);
+	hi = k->nr_samples;
+	/* The first sample above @addr; the symbol is before it. */
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (k->samples[mid] <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return 0;
+	hi = lo * SAMPLE < k->k.nr_syms ? lo * SAMPLE : k->k.nr_syms;
+	return upper_bound_in(k, addr, (lo - 1) * SAMPLE + 1, hi);
 }
 
 /*

@@ -32,8 +32,9 @@ static void print_result(struct inspector *in, const char *input,
 	putchar('\n');
 }
 
-static void report(struct inspector *in, const char *where, const char *input,
-		   const char *problem)
+/* @lineno: of stdin, or 0 for an argument. */
+static void report(struct inspector *in, unsigned long lineno,
+		   const char *input, const char *problem)
 {
 	if (in->opts->json) {
 		json_begin_object(&in->json, NULL);
@@ -41,13 +42,42 @@ static void report(struct inspector *in, const char *where, const char *input,
 		json_string(&in->json, "error", problem);
 		json_end_object(&in->json);
 	}
-	fprintf(stderr, PROG ": %s%s\"%s\": %s\n", where ? where : "",
-		where ? ": " : "", input, problem);
+	if (lineno)
+		fprintf(stderr, PROG ": stdin:%lu: \"%s\": %s\n", lineno, input,
+			problem);
+	else
+		fprintf(stderr, PROG ": \"%s\": %s\n", input, problem);
 }
 
-/* Resolve one input; returns 0 on success. */
-static int lookup_one(struct inspector *in, uint64_t kaslr, const char *where,
-		      const char *input)
+/* Name address @addr, read from @input; returns 0 on success. */
+static int lookup_address(struct inspector *in, uint64_t kaslr,
+			  unsigned long lineno, const char *input,
+			  uint64_t addr)
+{
+	struct inspector_name name;
+	uint64_t link = addr;
+
+	/* Absolute per-CPU offsets are where KASLR left them. */
+	if (!inspector_absolute_percpu(in, link)) {
+		if (link < kaslr) {
+			report(in, lineno, input, "below the KASLR offset");
+			return 1;
+		}
+		link -= kaslr;
+	}
+	if (!inspector_name_address(in, link, &name)) {
+		report(in, lineno, input, kaslr ?
+		       "not in the kernel's symbols at this KASLR offset" :
+		       "not in any symbol");
+		return 1;
+	}
+	print_result(in, input, false, addr, &name);
+	return 0;
+}
+
+/* Resolve one input (line @lineno of stdin, or 0); returns 0 on success. */
+static int lookup_one(struct inspector *in, uint64_t kaslr,
+		      unsigned long lineno, const char *input)
 {
 	struct symspec_instance inst;
 	struct inspector_name name;
@@ -56,27 +86,13 @@ static int lookup_one(struct inspector *in, uint64_t kaslr, const char *where,
 	uint64_t addr;
 	int status = 1;
 
+	if (symspec_bare_address(input, &addr))
+		return lookup_address(in, kaslr, lineno, input, addr);
 	err = symspec_parse(input, true, &spec);
 	if (err)
 		goto fail;
 	if (spec.is_address) {
-		/* Absolute per-CPU offsets are where KASLR left them. */
-		addr = spec.offset;
-		if (!inspector_absolute_percpu(in, addr)) {
-			if (addr < kaslr) {
-				report(in, where, input, "below the KASLR offset");
-				goto out;
-			}
-			addr -= kaslr;
-		}
-		if (!inspector_name_address(in, addr, &name)) {
-			report(in, where, input, kaslr ?
-			       "not in the kernel's symbols at this KASLR offset" :
-			       "not in any symbol");
-			goto out;
-		}
-		print_result(in, input, false, spec.offset, &name);
-		status = 0;
+		status = lookup_address(in, kaslr, lineno, input, spec.offset);
 		goto out;
 	}
 
@@ -93,7 +109,7 @@ static int lookup_one(struct inspector *in, uint64_t kaslr, const char *where,
 	status = 0;
 	goto out;
 fail:
-	report(in, where, input, err->message);
+	report(in, lineno, input, err->message);
 	kms_error_destroy(err);
 out:
 	symspec_release(&spec);
@@ -117,13 +133,13 @@ static int run(struct inspector *in, const void *settings, int argc,
 		json_begin_array(&in->json, "results");
 	}
 	for (a = 0; a < argc; a++) {
-		char *line = NULL, where[64];
 		unsigned long lineno = 0;
+		char *line = NULL;
 		size_t cap = 0;
 		ssize_t len;
 
 		if (strcmp(argv[a], "-")) {
-			status |= lookup_one(in, kaslr, NULL, argv[a]);
+			status |= lookup_one(in, kaslr, 0, argv[a]);
 			continue;
 		}
 		/* Batch: one input a line; a bad line is reported, not fatal. */
@@ -133,8 +149,7 @@ static int run(struct inspector *in, const void *settings, int argc,
 				line[--len] = '\0';
 			if (!line[strspn(line, " \t")])
 				continue;
-			snprintf(where, sizeof(where), "stdin:%lu", lineno);
-			status |= lookup_one(in, kaslr, where, line);
+			status |= lookup_one(in, kaslr, lineno, line);
 		}
 		free(line);
 	}

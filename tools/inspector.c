@@ -20,6 +20,13 @@ int inspector_fail(struct kms_error *err)
 	return 1;
 }
 
+/* kms_format_object()'s text of an object entry, and its length. */
+struct inspector_object_text {
+	char *text;		/* NULL: not made yet, or too long */
+	size_t len;
+	bool made;
+};
+
 static int compare_address(const void *a, const void *b)
 {
 	const struct kms_symbol *x = *(const struct kms_symbol *const *)a;
@@ -112,6 +119,9 @@ void inspector_close(struct inspector *in)
 {
 	if (in->dwfl)
 		dwfl_end(in->dwfl);
+	for (size_t i = 0; in->object_texts && i < in->tables->nr_objects; i++)
+		free(in->object_texts[i].text);
+	free(in->object_texts);
 	free(in->by_address);
 	free(in->by_name);
 	kms_vmcore_close(in->vmcore);
@@ -399,12 +409,74 @@ bool inspector_name_address(struct inspector *in, uint64_t addr,
 	return true;
 }
 
+/* @v as printf()'s "%llx" writes it, ending at @end; returns its start. */
+static char *hex_before(char *end, uint64_t v)
+{
+	do
+		*--end = "0123456789abcdef"[v & 0xf];
+	while (v >>= 4);
+	return end;
+}
+
+/*
+ * What kms_print_object() prints of @obj after its separator, made on
+ * first use: NULL when too long to keep, or memory is short.
+ */
+static const struct inspector_object_text *object_text(struct inspector *in,
+						       uint32_t obj)
+{
+	struct inspector_object_text *o;
+	char buf[1024];
+
+	if (!in->object_texts)
+		in->object_texts = calloc(in->tables->nr_objects,
+					  sizeof(*in->object_texts));
+	if (!in->object_texts)
+		return NULL;
+	o = &in->object_texts[obj];
+	if (!o->made) {
+		o->made = true;
+		kms_format_object(buf, sizeof(buf), in->tables, obj, false);
+		o->len = strlen(buf);
+		if (o->len < sizeof(buf) - 1)
+			o->text = strdup(buf);
+	}
+	return o->text ? o : NULL;
+}
+
 void inspector_print_name(struct inspector *in, FILE *f,
 			  const struct inspector_name *name)
 {
-	fprintf(f, "%s+0x%llx/0x%llx", name->sym->name,
-		(unsigned long long)name->offset,
-		(unsigned long long)name->size);
+	/*
+	 * By hand, in one write, not fprintf(): lookup prints this for every
+	 * address.
+	 */
+	const struct inspector_object_text *o = NULL;
+	size_t len = strlen(name->sym->name), n;
+	char buf[2 * (3 + 16)], *p = buf + sizeof(buf), line[1024];
+
+	p = hex_before(p, name->size) - 3;
+	memcpy(p, "/0x", 3);
+	p = hex_before(p, name->offset) - 3;
+	memcpy(p, "+0x", 3);
+	n = buf + sizeof(buf) - p;
+	if (name->obj != KMS_NONE && name->obj < in->tables->nr_objects)
+		o = object_text(in, name->obj);
+	if ((name->obj == KMS_NONE || o) &&
+	    len + n + 1 + (o ? o->len : 0) <= sizeof(line)) {
+		memcpy(line, name->sym->name, len);
+		memcpy(line + len, p, n);
+		len += n;
+		if (o && o->len) {
+			line[len++] = ' ';
+			memcpy(line + len, o->text, o->len);
+			len += o->len;
+		}
+		fwrite(line, 1, len, f);
+		return;
+	}
+	fputs(name->sym->name, f);
+	fwrite(p, 1, n, f);
 	kms_print_object(f, in->tables, name->obj, " ");
 }
 

@@ -66,6 +66,8 @@ struct inspector {
 	uint64_t percpu_start, percpu_end;	/* the per-CPU template */
 	bool percpu_known, percpu_tried;
 	struct kms_vmcore *vmcore;	/* --vmcore's, opened on first use */
+	/* What inspector_print_name() prints of each object, on first use. */
+	struct inspector_object_text *object_texts;
 	struct json json;
 };
 

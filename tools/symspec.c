@@ -218,6 +218,29 @@ static struct kms_error *parse_modules(const char **pp, struct symspec *spec)
 	return NULL;
 }
 
+bool symspec_bare_address(const char *text, uint64_t *ret)
+{
+	const char *p = text, *digits;
+	uint64_t v = 0;
+
+	while (isspace((unsigned char)*p))
+		p++;
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+		p += 2;
+	for (digits = p; isxdigit((unsigned char)*p); p++) {
+		if (p - digits == 16)
+			return false;
+		v = v << 4 | (*p <= '9' ? *p - '0' : (*p | 0x20) - 'a' + 10);
+	}
+	/* symspec_parse()'s word ends at a space, a tab or a newline only. */
+	if (p == digits || (*p && *p != ' ' && *p != '\t' && *p != '\n'))
+		return false;
+	while (isspace((unsigned char)*p))
+		p++;
+	*ret = v;
+	return !*p;
+}
+
 struct kms_error *symspec_parse(const char *text, bool allow_address,
 				struct symspec *spec)
 {

@@ -78,6 +78,14 @@ struct symspec_matches {
 };
 
 /*
+ * Whether @text is a bare address of at most 16 hex digits, "0x" before
+ * them or not, spaces around: then symspec_parse() with @allow_address
+ * would read it as that address, *@ret.  Quick, for lookup's batches; a
+ * false answer means "ask symspec_parse()".
+ */
+bool symspec_bare_address(const char *text, uint64_t *ret);
+
+/*
  * Parse @text into @ret (release it with symspec_release(), also after
  * an error).  On a syntax error, returns an error whose message says
  * what is wrong, without the input: the caller names it.  @allow_address:

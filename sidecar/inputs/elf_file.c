@@ -129,6 +129,10 @@ static struct kms_error *find_symtab(struct kms_elf *e)
 			return kms_error_file(e->path, "unreadable symbol table: %s",
 					      elf_errmsg(-1));
 		e->nr_symbols = e->symtab_data->d_size / shdr.sh_entsize;
+		/* A bad sh_info: every symbol is taken for a local. */
+		e->first_global = shdr.sh_info >= 1 &&
+				  shdr.sh_info <= e->nr_symbols ?
+				  shdr.sh_info : e->nr_symbols;
 		e->strtab_index = shdr.sh_link;
 		symbols_in_place(e);
 		break;
@@ -199,10 +203,15 @@ struct kms_error *kms_elf_open_any(const char *path, struct kms_elf **ret)
 	return open_elf(path, false, ret);
 }
 
-/* A symbol looked up ahead: its name (a copy) and first defined value. */
+/*
+ * A symbol looked up ahead: its name (a copy), its value as
+ * kms_elf_symbol() gives it, and the first 8 bytes of the name with its
+ * NUL (fewer if shorter: @mask says which), to compare names as numbers.
+ */
 struct kms_elf_memo {
 	char *name;
 	uint64_t value;
+	uint64_t prefix, mask;
 	bool looked_up, found;
 };
 
@@ -292,39 +301,93 @@ void kms_elf_symbols_ahead(struct kms_elf *elf, const char *const *names,
 		return;
 	elf->memo = memo;
 	for (k = 0; k < n; k++) {
+		struct kms_elf_memo *m = &memo[elf->nr_memo];
+		size_t len = strlen(names[k]) + 1;
+
 		if (memo_of(elf, names[k]))
 			continue;
-		memo[elf->nr_memo].name = strdup(names[k]);
-		if (!memo[elf->nr_memo].name)
+		m->name = strdup(names[k]);
+		if (!m->name)
 			return;
-		memo[elf->nr_memo].looked_up = false;
-		memo[elf->nr_memo++].found = false;
+		m->prefix = m->mask = 0;
+		if (len > sizeof(m->prefix))
+			len = sizeof(m->prefix);
+		memcpy(&m->prefix, m->name, len);
+		memset(&m->mask, 0xff, len);
+		m->looked_up = m->found = false;
+		elf->nr_memo++;
 	}
 }
 
-/* Look every name kms_elf_symbols_ahead() was given up: one pass. */
+/*
+ * kms_elf_symbol()'s search, in passes: the globals without a type or a
+ * size (the linker script's symbols, assembler labels: most names the
+ * tools ask for), the other globals, the locals.  A linked image has one
+ * global of a name at most: the first found is the global, if any.
+ */
+enum { PASS_LABELS, PASS_GLOBALS, PASS_LOCALS, NR_PASSES };
+
+/* The symbol table indices of @pass: [*ret_start, *ret_end). */
+static void pass_range(const struct kms_elf *elf, int pass, size_t *ret_start,
+		       size_t *ret_end)
+{
+	*ret_start = pass == PASS_LOCALS ? 1 : elf->first_global;
+	*ret_end = pass == PASS_LOCALS ? elf->first_global : elf->nr_symbols;
+}
+
+/* Is @sym, in @pass's range, a definition @pass searches? */
+static bool in_pass(int pass, const Elf64_Sym *sym)
+{
+	bool label = ELF64_ST_TYPE(sym->st_info) == STT_NOTYPE &&
+		     !sym->st_size;
+
+	if (sym->st_shndx == SHN_UNDEF)
+		return false;
+	return pass == PASS_LOCALS || (pass == PASS_LABELS) == label;
+}
+
+/* The first 8 bytes at @sym's name (fewer at the table's end), as a number. */
+static uint64_t name_prefix(const struct kms_elf *elf, const Elf64_Sym *sym)
+{
+	size_t left = elf->strtab_size - sym->st_name;
+	uint64_t word = 0;
+
+	memcpy(&word, elf->strtab + sym->st_name,
+	       left < sizeof(word) ? left : sizeof(word));
+	return word;
+}
+
+/*
+ * Look every name kms_elf_symbols_ahead() was given up: one search, that
+ * stops when all are found.
+ */
 static void look_up_ahead(struct kms_elf *elf)
 {
-	bool first_byte[256] = { false };
 	struct kms_elf_memo *memo = elf->memo;
-	size_t i, k;
+	size_t i, k, end, left = 0;
+	int pass;
 
 	for (k = 0; k < elf->nr_memo; k++)
-		first_byte[(unsigned char)memo[k].name[0]] = true;
-	for (i = 1; i < elf->nr_symbols; i++) {
-		const Elf64_Sym *sym = &elf->syms64[i];
-		const char *s;
+		left += !memo[k].looked_up;
+	for (pass = 0; left && pass < NR_PASSES; pass++) {
+		pass_range(elf, pass, &i, &end);
+		for (; left && i < end; i++) {
+			const Elf64_Sym *sym = &elf->syms64[i];
+			uint64_t word;
 
-		if (sym->st_name >= elf->strtab_size ||
-		    !first_byte[(unsigned char)elf->strtab[sym->st_name]] ||
-		    sym->st_shndx == SHN_UNDEF)
-			continue;
-		s = elf->strtab + sym->st_name;
-		for (k = 0; k < elf->nr_memo; k++) {
-			if (!memo[k].looked_up && !memo[k].found &&
-			    !strcmp(s, memo[k].name)) {
+			if (!in_pass(pass, sym) ||
+			    sym->st_name >= elf->strtab_size)
+				continue;
+			word = name_prefix(elf, sym);
+			for (k = 0; k < elf->nr_memo; k++) {
+				if (memo[k].looked_up || memo[k].found ||
+				    (word & memo[k].mask) != memo[k].prefix ||
+				    strcmp(elf->strtab + sym->st_name,
+					   memo[k].name))
+					continue;
 				memo[k].value = sym->st_value;
 				memo[k].found = true;
+				left--;
 			}
 		}
 	}
@@ -332,12 +395,22 @@ static void look_up_ahead(struct kms_elf *elf)
 		memo[k].looked_up = true;
 }
 
-/* The first defined symbol called @name, in one pass: false if none. */
+/* The name of @sym, an entry of the symbol table, or NULL. */
+static const char *symbol_name(struct kms_elf *elf, const Elf64_Sym *sym)
+{
+	if (!elf->syms64)
+		return elf_strptr(elf->elf, elf->strtab_index, sym->st_name);
+	return sym->st_name < elf->strtab_size ? elf->strtab + sym->st_name :
+	       NULL;
+}
+
+/* The defined symbol called @name, as kms_elf_symbol(): false if none. */
 static bool find_symbol(struct kms_elf *elf, const char *name,
 			uint64_t *ret_value)
 {
 	const struct kms_elf_memo *memo = memo_of(elf, name);
-	size_t i;
+	size_t i, end;
+	int pass;
 
 	if (memo && !memo->looked_up)
 		look_up_ahead(elf);
@@ -345,29 +418,22 @@ static bool find_symbol(struct kms_elf *elf, const char *name,
 		*ret_value = memo->value;
 		return memo->found;
 	}
-	for (i = 1; elf->syms64 && i < elf->nr_symbols; i++) {
-		const Elf64_Sym *sym = &elf->syms64[i];
+	for (pass = 0; pass < NR_PASSES; pass++) {
+		pass_range(elf, pass, &i, &end);
+		for (; i < end; i++) {
+			GElf_Sym copy;
+			const Elf64_Sym *sym = elf->syms64 ? &elf->syms64[i] :
+				gelf_getsym(elf->symtab_data, i, &copy);
+			const char *s;
 
-		/* The first byte first: most names differ there. */
-		if (sym->st_name < elf->strtab_size &&
-		    elf->strtab[sym->st_name] == name[0] &&
-		    sym->st_shndx != SHN_UNDEF &&
-		    !strcmp(elf->strtab + sym->st_name, name)) {
-			*ret_value = sym->st_value;
-			return true;
-		}
-	}
-	for (i = 1; !elf->syms64 && i < elf->nr_symbols; i++) {
-		GElf_Sym sym;
-		const char *s;
-
-		if (!gelf_getsym(elf->symtab_data, i, &sym) ||
-		    sym.st_shndx == SHN_UNDEF)
-			continue;
-		s = elf_strptr(elf->elf, elf->strtab_index, sym.st_name);
-		if (s && !strcmp(s, name)) {
-			*ret_value = sym.st_value;
-			return true;
+			if (!sym || !in_pass(pass, sym))
+				continue;
+			s = symbol_name(elf, sym);
+			/* The first byte first: most names differ there. */
+			if (s && s[0] == name[0] && !strcmp(s, name)) {
+				*ret_value = sym->st_value;
+				return true;
+			}
 		}
 	}
 	return false;

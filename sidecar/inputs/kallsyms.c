@@ -15,6 +15,8 @@
  * symbol's would cost more to write than a lookup costs.
  */
 #define STRIDE 16
+#define SAMPLE 32
+#define SEARCHES_BEFORE_SAMPLES 64
 
 struct place {
 	uint64_t entry;
@@ -25,8 +27,16 @@ struct kms_kallsyms {
 	struct kms_elf *elf;
 	struct kallsyms_tables k;
 	int token_len[256];	/* each token's length, -1: bad */
+	bool all_known;		/* no token is bad */
 	bool absolute_percpu, sorted;
 	struct place *places;	/* symbol i * STRIDE's */
+	/*
+	 * For many searches by address (sorted tables): the address of every
+	 * SAMPLE-th symbol, made by the SEARCHES_BEFORE_SAMPLES-th search, a
+	 * small array to search before a few entries of the offsets.
+	 */
+	uint64_t *samples;
+	size_t nr_samples, nr_searches;
 	size_t nr_expanded;
 	struct kms_symbols symbols;	/* .name NULL: not expanded yet */
 };
@@ -36,6 +46,7 @@ void kms_kallsyms_close(struct kms_kallsyms *k)
 	if (!k)
 		return;
 	free(k->places);
+	free(k->samples);
 	free(k->symbols.syms);
 	free(k->symbols.names);
 	free(k);
@@ -73,9 +84,11 @@ uint64_t kms_kallsyms_address(const struct kms_kallsyms *k, size_t i)
 	return k->k.relative_base - 1 - off;
 }
 
-size_t kms_kallsyms_upper_bound(const struct kms_kallsyms *k, uint64_t addr)
+/* The first of symbols [@lo, @hi) above @addr, @hi if none. */
+static size_t upper_bound_in(const struct kms_kallsyms *k, uint64_t addr,
+			     size_t lo, size_t hi)
 {
-	size_t lo = 0, hi = k->k.nr_syms, mid;
+	size_t mid;
 
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
@@ -87,12 +100,50 @@ size_t kms_kallsyms_upper_bound(const struct kms_kallsyms *k, uint64_t addr)
 	return lo;
 }
 
+/* k->samples, if memory allows. */
+static void make_samples(struct kms_kallsyms *k)
+{
+	size_t i, n = (k->k.nr_syms + SAMPLE - 1) / SAMPLE;
+
+	k->samples = malloc(n * sizeof(*k->samples));
+	if (!k->samples)
+		return;
+	for (i = 0; i < n; i++)
+		k->samples[i] = kms_kallsyms_address(k, i * SAMPLE);
+	k->nr_samples = n;
+}
+
+size_t kms_kallsyms_upper_bound(struct kms_kallsyms *k, uint64_t addr)
+{
+	size_t lo = 0, hi, mid;
+
+	if (++k->nr_searches == SEARCHES_BEFORE_SAMPLES)
+		make_samples(k);
+	if (!k->nr_samples)
+		return upper_bound_in(k, addr, 0, k->k.nr_syms);
+	hi = k->nr_samples;
+	/* The first sample above @addr; the symbol is before it. */
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (k->samples[mid] <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return 0;
+	hi = lo * SAMPLE < k->k.nr_syms ? lo * SAMPLE : k->k.nr_syms;
+	return upper_bound_in(k, addr, (lo - 1) * SAMPLE + 1, hi);
+}
+
 /*
  * The length of token @idx, or -1 if it runs off the token table, in
- * @len[]; computed once.
+ * @len[]; computed once.  Whether none does.
  */
-static void token_lengths(const struct kallsyms_tables *k, int len[256])
+static bool token_lengths(const struct kallsyms_tables *k, int len[256])
 {
+	bool all_known = true;
+
 	for (unsigned int idx = 0; idx < 256; idx++) {
 		uint64_t t = k->token_index[2 * idx] |
 			     k->token_index[2 * idx + 1] << 8;
@@ -101,18 +152,24 @@ static void token_lengths(const struct kallsyms_tables *k, int len[256])
 			       k->token_table_size - t) : NULL;
 
 		len[idx] = nul ? (int)(nul - (k->token_table + t)) : -1;
+		all_known = all_known && nul;
 	}
+	return all_known;
 }
 
 /*
  * The length of the name at *@pos (moved past it), its type included,
  * from its tokens' lengths, or 0 exactly when expand_name() would refuse
- * it: too long, without a type, or past the end of a table.
+ * it: too long, without a type, or past the end of a table.  With
+ * @all_known (no token runs off the token table), the lengths are summed
+ * without a test a token.
  */
-static size_t measure_name(const struct kallsyms_tables *k,
-			   const int token_len[256], uint64_t *pos)
+static inline size_t measure_name(const struct kallsyms_tables *k,
+				  const int token_len[256], bool all_known,
+				  uint64_t *pos)
 {
-	size_t len, blen = 0;
+	const unsigned char *t;
+	size_t len, blen = 0, j;
 
 	if (*pos >= k->names_size)
 		return 0;
@@ -124,12 +181,17 @@ static size_t measure_name(const struct kallsyms_tables *k,
 	}
 	if (len > k->names_size - *pos)
 		return 0;
-	for (; len; len--) {
-		int n = token_len[k->names[(*pos)++]];
-
-		if (n < 0)
-			return 0;
-		blen += n;
+	t = k->names + *pos;
+	*pos += len;
+	if (all_known) {
+		for (j = 0; j < len; j++)
+			blen += token_len[t[j]];
+	} else {
+		for (j = 0; j < len; j++) {
+			if (token_len[t[j]] < 0)
+				return 0;
+			blen += token_len[t[j]];
+		}
 	}
 	return blen <= KSYM_NAME_LEN ? blen : 0;
 }
@@ -152,7 +214,7 @@ static struct kms_error *measure_names(struct kms_kallsyms *k,
 		if (i % STRIDE == 0)
 			k->places[i / STRIDE] = (struct place){ pos, total };
 		at = pos;
-		blen = measure_name(&k->k, k->token_len, &pos);
+		blen = measure_name(&k->k, k->token_len, k->all_known, &pos);
 		if (!blen) {
 			pos = at;
 			err = expand_name(k->elf, &k->k, i, &pos, buf, &blen);
@@ -210,7 +272,7 @@ struct kms_error *kms_kallsyms_open(struct kms_elf *elf,
 	if (err)
 		goto fail;
 	read_order(k);
-	token_lengths(&k->k, k->token_len);
+	k->all_known = token_lengths(&k->k, k->token_len);
 	k->places = malloc((k->k.nr_syms / STRIDE + 1) * sizeof(*k->places));
 	/* Untouched until used: the pages cost nothing before. */
 	k->symbols.syms = calloc(k->k.nr_syms, sizeof(*k->symbols.syms));
@@ -267,7 +329,7 @@ const struct kms_symbol *kms_kallsyms_symbol(struct kms_kallsyms *k,
 	if (k->symbols.syms[i].name)
 		return &k->symbols.syms[i];
 	for (j = i - i % STRIDE; j < i; j++)
-		name += measure_name(&k->k, k->token_len, &pos);
+		name += measure_name(&k->k, k->token_len, k->all_known, &pos);
 	expand_at(k, i, &pos, name);
 	return &k->symbols.syms[i];
 }
@@ -279,7 +341,7 @@ const struct kms_symbols *kms_kallsyms_all(struct kms_kallsyms *k)
 
 	for (i = 0; k->nr_expanded < k->k.nr_syms; i++)
 		name += k->symbols.syms[i].name ?
-			measure_name(&k->k, k->token_len, &pos) :
+			measure_name(&k->k, k->token_len, k->all_known, &pos) :
 			expand_at(k, i, &pos, name);
 	return &k->symbols;
 }

@@ -75,11 +75,18 @@ static void write_object(FILE *f, const struct kms_tables *t, uint32_t obj,
 	uint32_t list = kms_object_modlist(t, obj), n, k;
 	const char *name = kms_object_name(t, obj);
 
+	/* Pieces, not fprintf(): lookup prints this for every address. */
 	n = list == KMS_NONE ? 0 : kms_modlist_count(t, list);
-	for (k = 0; k < n; k++)
-		fprintf(f, "%s[%s]", k ? " " : "", kms_modlist_name(t, list, k));
-	if (name && !modules_only)
-		fprintf(f, "%s{%s}", n ? " " : "", name);
+	for (k = 0; k < n; k++) {
+		fputs(k ? " [" : "[", f);
+		fputs(kms_modlist_name(t, list, k), f);
+		putc(']', f);
+	}
+	if (name && !modules_only) {
+		fputs(n ? " {" : "{", f);
+		fputs(name, f);
+		putc('}', f);
+	}
 }
 
 void kms_print_object(FILE *f, const struct kms_tables *t, uint32_t obj,

@@ -38,6 +38,7 @@ struct kms_elf {
 	size_t shstrndx;
 	Elf_Scn *symtab;	/* NULL when stripped */
 	size_t nr_symbols;
+	size_t first_global;	/* sh_info: the locals are 1 .. first_global - 1 */
 	Elf_Data *symtab_data;
 	size_t strtab_index;
 	/*
@@ -79,10 +80,14 @@ bool kms_elf_build_id(struct kms_elf *elf, const unsigned char **ret,
 		      size_t *ret_size);
 
 /*
- * The value of the first defined symbol called @name.  It reads the
- * symbol table in place and allocates nothing: its only errors are of
- * class KMS_ERR_ABSENT (no symbol table, no such symbol), which callers
- * may take for "not there".
+ * The value of the defined symbol called @name: the global (or weak) one,
+ * which references from other files resolve to, else the first local one.
+ * The globals are searched first, those without a type or size first of
+ * all: the names the tools ask for (the linker script's, the kallsyms
+ * tables') are such, and few others are.  It reads the symbol table in
+ * place and allocates nothing: its only errors are of class
+ * KMS_ERR_ABSENT (no symbol table, no such symbol), which callers may
+ * take for "not there".
  */
 struct kms_error *kms_elf_symbol(struct kms_elf *elf, const char *name,
 				 uint64_t *ret_value);
@@ -90,9 +95,10 @@ struct kms_error *kms_elf_symbol(struct kms_elf *elf, const char *name,
 /*
  * The @n symbols @names will be asked for: the first kms_elf_symbol() call
  * for one of them looks up every name given so far (and not yet looked
- * up) in one pass over the symbol table, and the later calls for them are
- * answered (found or not) from memory.  So that callers that each need a
- * few names share one pass.  Does nothing if memory is short.
+ * up) in one pass over the symbol table (the globals, then the locals if
+ * some name is not global), and the later calls for them are answered
+ * (found or not) from memory.  So that callers that each need a few
+ * names share one pass.  Does nothing if memory is short.
  */
 void kms_elf_symbols_ahead(struct kms_elf *elf, const char *const *names,
 			   size_t n);

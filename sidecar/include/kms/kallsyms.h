@@ -48,9 +48,10 @@ uint64_t kms_kallsyms_address(const struct kms_kallsyms *k, size_t i);
 
 /*
  * The index of the first symbol above @addr, count if none: a binary
- * search, for sorted tables only.
+ * search, for sorted tables only (after a few, through an index of every
+ * few addresses made then).
  */
-size_t kms_kallsyms_upper_bound(const struct kms_kallsyms *k, uint64_t addr);
+size_t kms_kallsyms_upper_bound(struct kms_kallsyms *k, uint64_t addr);
 
 /* Symbol @i (< count), expanded on first use; it lives as long as @k. */
 const struct kms_symbol *kms_kallsyms_symbol(struct kms_kallsyms *k,

@@ -220,7 +220,12 @@ CONF_PROGS := $(O)/kms-mkcorpus $(O)/kms-judge $(O)/kms-kernel-judge
 
 tests: $(CONF_PROGS)
 
-$(O)/kms-mkcorpus: $(O)/tests/conformance/mkcorpus.o $(LIB)
+# kms-mkcorpus: its writer (corpus.c) and the files of cases.
+MKCORPUS_SRCS := $(addprefix tests/conformance/,mkcorpus.c corpus.c \
+	sample.c frames.c containers.c edges.c)
+MKCORPUS_OBJS := $(MKCORPUS_SRCS:%.c=$(O)/%.o)
+
+$(O)/kms-mkcorpus: $(MKCORPUS_OBJS) $(LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(O)/kms-judge: $(O)/tests/conformance/judge.o $(INPUTS_LIB) $(LIB)
@@ -236,7 +241,7 @@ $(O)/kms-kernel-judge: tests/conformance/kernel-judge.c \
 		-Isidecar/include -Itests/fuzz/kshim -I$(O)/kernel/include \
 		-I$(O)/kernel/kernel -o $@ $< $(LIB) $(LDLIBS)
 
--include $(O)/tests/conformance/mkcorpus.d $(O)/tests/conformance/judge.d \
+-include $(MKCORPUS_OBJS:.o=.d) $(O)/tests/conformance/judge.d \
 	 $(O)/kms-kernel-judge.d
 
 ## The crash extension (crash-extension/): a shared object crash loads

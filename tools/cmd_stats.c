@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* stats: what the tables hold and what they cost. */
+#include <stdio.h>
 #include <string.h>
 
 #include <kms/annotate.h>
@@ -67,19 +68,18 @@ static bool is_data(struct inspector *in, const struct kms_symbol *sym)
 	return !kms_is_text_type(sym->type);
 }
 
-static int run(struct inspector *in, const void *settings, int argc,
-	       char **argv)
+/* The symbols the tables can annotate, and how many of them they do. */
+struct symbol_stats {
+	size_t text, text_annotated, data, data_annotated;
+};
+
+static void count_symbols(struct inspector *in, struct symbol_stats *ss)
 {
 	const struct kms_symbols *syms = inspector_symbols(in);
-	const struct kms_tables *t = in->tables;
-	size_t text = 0, text_annotated = 0, data = 0, data_annotated = 0;
-	size_t named = 0, multi = 0, i;
-	uint32_t cursor = KMS_NONE, o;
-	struct class_stats cs[KMS_NR_CLASSES];
+	uint32_t cursor = KMS_NONE;
+	size_t i;
 
-	(void)settings;
-	(void)argc;
-	(void)argv;
+	memset(ss, 0, sizeof(*ss));
 	for (i = 0; i < syms->nr; i++) {
 		const struct kms_symbol *sym = &syms->syms[i];
 		bool annotated;
@@ -88,51 +88,78 @@ static int run(struct inspector *in, const void *settings, int argc,
 			continue;
 		annotated = inspector_object(in, sym, &cursor) != KMS_NONE;
 		if (kms_is_text_type(sym->type)) {
-			text++;
-			text_annotated += annotated;
+			ss->text++;
+			ss->text_annotated += annotated;
 		} else {
-			data++;
-			data_annotated += annotated;
+			ss->data++;
+			ss->data_annotated += annotated;
 		}
 	}
+}
+
+/* One count: a JSON member @key, or a line "@label value". */
+static void print_stat(struct inspector *in, const char *key,
+		       const char *label, unsigned long long value)
+{
+	if (in->opts->json)
+		json_uint(&in->json, key, value);
+	else
+		printf("%-28s %llu\n", label, value);
+}
+
+/* The counts and sizes, one a line (or member). */
+static void print_counts(struct inspector *in, const struct symbol_stats *ss,
+			 const struct class_stats cs[KMS_NR_CLASSES])
+{
+	const struct kms_tables *t = in->tables;
+	size_t named = 0, multi = 0;
+	uint32_t o;
+
 	for (o = 0; o < t->nr_objects; o++) {
 		uint32_t list = kms_object_modlist(t, o);
 
 		named += kms_object_name(t, o) != NULL;
 		multi += list != KMS_NONE && kms_modlist_count(t, list) > 1;
 	}
+	print_stat(in, "symbols", "symbols", in->syms->nr);
+	print_stat(in, "text_symbols", "text symbols", ss->text);
+	print_stat(in, "annotated_symbols", "annotated text symbols",
+		   ss->text_annotated);
+	print_stat(in, "data_symbols", "data symbols", ss->data);
+	print_stat(in, "annotated_data_symbols", "annotated data symbols",
+		   ss->data_annotated);
+	print_stat(in, "sections", "sections", t->nr_sections);
+	print_stat(in, "ranges", "ranges", t->nr_ranges);
+	print_stat(in, "objects", "object entries", t->nr_objects);
+	print_stat(in, "named_objects", "object entries with a name", named);
+	print_stat(in, "multi_module_objects", "multi-module object entries",
+		   multi);
+	print_stat(in, "modules", "built-in modules", t->nr_modules);
+	print_stat(in, "text_bytes", "text bytes described",
+		   cs[KMS_CLASS_TEXT].bytes);
+	print_stat(in, "note_bytes", "note bytes (compressed)", t->blob_size);
+	print_stat(in, "note_padding", "of which padding",
+		   t->blob_size - KMS_HEADER_SIZE - t->payload_size);
+	print_stat(in, "image_bytes", "image bytes (uncompressed)",
+		   t->image_size);
+	print_stat(in, "strtab_bytes", "string bytes", t->strtab_size);
+}
+
+static int run(struct inspector *in, const void *settings, int argc,
+	       char **argv)
+{
+	const struct kms_tables *t = in->tables;
+	struct class_stats cs[KMS_NR_CLASSES];
+	struct symbol_stats ss;
+
+	(void)settings;
+	(void)argc;
+	(void)argv;
+	count_symbols(in, &ss);
 	count_classes(t, cs);
-
-#define STAT(key, label, value)						\
-	do {								\
-		if (in->opts->json)					\
-			json_uint(&in->json, key, value);		\
-		else							\
-			printf("%-28s %llu\n", label,			\
-			       (unsigned long long)(value));		\
-	} while (0)
-
 	if (in->opts->json)
 		json_begin_object(&in->json, NULL);
-	STAT("symbols", "symbols", in->syms->nr);
-	STAT("text_symbols", "text symbols", text);
-	STAT("annotated_symbols", "annotated text symbols", text_annotated);
-	STAT("data_symbols", "data symbols", data);
-	STAT("annotated_data_symbols", "annotated data symbols",
-	     data_annotated);
-	STAT("sections", "sections", t->nr_sections);
-	STAT("ranges", "ranges", t->nr_ranges);
-	STAT("objects", "object entries", t->nr_objects);
-	STAT("named_objects", "object entries with a name", named);
-	STAT("multi_module_objects", "multi-module object entries", multi);
-	STAT("modules", "built-in modules", t->nr_modules);
-	STAT("text_bytes", "text bytes described", cs[KMS_CLASS_TEXT].bytes);
-	STAT("note_bytes", "note bytes (compressed)", t->blob_size);
-	STAT("note_padding", "of which padding",
-	     t->blob_size - KMS_HEADER_SIZE - t->payload_size);
-	STAT("image_bytes", "image bytes (uncompressed)", t->image_size);
-	STAT("strtab_bytes", "string bytes", t->strtab_size);
-#undef STAT
+	print_counts(in, &ss, cs);
 	if (!in->opts->json && t->nr_ranges)
 		printf("%-28s %.2f\n", "note bytes per range",
 		       (double)t->blob_size / t->nr_ranges);

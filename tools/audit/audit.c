@@ -48,9 +48,12 @@ struct patch_list {
 	size_t nr, cap;
 };
 
+/* One file of the listing. */
 struct finding {
-	char *source;		/* relative to the tree */
+	const char *source;	/* relative to the tree */
+	const char *object;	/* relative to the tree */
 	char *reason;
+	enum audit_class class;
 	char *license;		/* MODULE_LICENSE()'s string */
 	char *spdx;		/* NULL: none */
 	char *tags;		/* the other MODULE_* tags, space-separated */
@@ -197,6 +200,100 @@ static void patch_list_release(struct patch_list *list)
 	free(list->f);
 }
 
+/*
+ * The C source of object @obj, read into *@ret_text, its path in @path:
+ * false when there is none to audit (a module, not a .o, no such file).
+ */
+static bool read_source(const struct options *o, const char *obj,
+			enum kms_linkage linkage, char *path, size_t size,
+			char **ret_text)
+{
+	size_t len = strlen(obj);
+
+	if (linkage == KMS_LINK_MODULE || len < 3 ||
+	    strcmp(obj + len - 2, ".o") ||
+	    len + strlen(o->srctree) + 8 >= size)
+		return false;
+	snprintf(path, size, "%s/%.*s.c", o->srctree, (int)(len - 2), obj);
+	*ret_text = read_text(path);
+	return *ret_text != NULL;
+}
+
+/* One finding as a member of the -j array; @first: the array's first. */
+static void print_json_finding(const struct finding *f, bool first)
+{
+	printf("%s{\"source\": ", first ? "[" : ",\n ");
+	audit_json_string(stdout, f->source);
+	printf(", \"object\": ");
+	audit_json_string(stdout, f->object);
+	printf(", \"why\": ");
+	audit_json_string(stdout, f->reason);
+	printf(", \"class\": \"%s\"", audit_class_name(f->class));
+	printf(", \"license\": ");
+	audit_json_string(stdout, f->license);
+	printf(", \"spdx\": ");
+	if (f->spdx)
+		audit_json_string(stdout, f->spdx);
+	else
+		fputs("null", stdout);
+	printf(", \"agreement\": \"%s\", \"tags\": ",
+	       agreement(f->license, f->spdx));
+	audit_json_string(stdout, f->tags ? f->tags : "");
+	putchar('}');
+}
+
+/* One finding as a line of the listing. */
+static void print_finding(const struct finding *f)
+{
+	printf("%s\t%s\tMODULE_LICENSE(\"%s\")\t%s\t%s\t%s\n",
+	       f->source, f->reason ? f->reason : "", f->license,
+	       f->spdx ? f->spdx : "-", agreement(f->license, f->spdx),
+	       f->tags ? f->tags : "-");
+}
+
+/*
+ * Object @i of @m, if its source says MODULE_LICENSE(): counted in
+ * *@count, and kept in @list (--patches), or printed unless -c.
+ */
+static struct kms_error *audit_object(const struct options *o,
+				      const struct kms_modularity *m, size_t i,
+				      struct patch_list *list, size_t *count)
+{
+	struct finding f = { 0 };
+	enum kms_linkage linkage;
+	struct kms_error *err = NULL;
+	char path[PATH_MAX], *text;
+
+	f.object = kms_modularity_object(m, i, &linkage);
+	if (!read_source(o, f.object, linkage, path, sizeof(path), &text))
+		return NULL;
+	if (!scan_tags(text, &f.license, &f.tags)) {
+		free(f.tags);
+		free(text);
+		return NULL;
+	}
+	f.source = path + strlen(o->srctree) + 1;
+	f.spdx = spdx_of(text);
+	f.reason = audit_reason(o->srctree, m, f.object, linkage, &f.class);
+	(*count)++;
+	if (list && f.reason)
+		err = keep_finding(list, f.source, &f.reason, &f.license,
+				   &f.tags);
+	else if (list)
+		err = &kms_error_nomem;
+	else if (o->json && !o->count)
+		print_json_finding(&f, *count == 1);
+	else if (!o->count)
+		print_finding(&f);
+	free(f.reason);
+	free(f.spdx);
+	free(f.license);
+	free(f.tags);
+	free(text);
+	return err;
+}
+
+/* The files of @m's objects that say MODULE_LICENSE(), in *@ret_count. */
 static struct kms_error *audit(const struct options *o,
 			       const struct kms_modularity *m,
 			       struct patch_list *list, size_t *ret_count)
@@ -204,67 +301,8 @@ static struct kms_error *audit(const struct options *o,
 	size_t i, n = kms_modularity_nr_objects(m), count = 0;
 	struct kms_error *err = NULL;
 
-	for (i = 0; i < n && !err; i++) {
-		enum kms_linkage linkage;
-		const char *obj = kms_modularity_object(m, i, &linkage);
-		char path[PATH_MAX], *text, *license, *tags, *spdx, *reason;
-		size_t len = strlen(obj);
-		enum audit_class class;
-
-		if (linkage == KMS_LINK_MODULE || len < 3 ||
-		    strcmp(obj + len - 2, ".o") ||
-		    len + strlen(o->srctree) + 8 >= sizeof(path))
-			continue;
-		snprintf(path, sizeof(path), "%s/%.*s.c", o->srctree,
-			 (int)(len - 2), obj);
-		text = read_text(path);
-		if (!text)
-			continue;
-		if (!scan_tags(text, &license, &tags)) {
-			free(tags);
-			free(text);
-			continue;
-		}
-		spdx = spdx_of(text);
-		reason = audit_reason(o->srctree, m, obj, linkage, &class);
-		count++;
-		if (list && reason) {
-			err = keep_finding(list, path + strlen(o->srctree) + 1,
-					   &reason, &license, &tags);
-		} else if (list) {
-			err = &kms_error_nomem;
-		} else if (o->count) {
-		} else if (o->json) {
-			printf("%s{\"source\": ", count > 1 ? ",\n " : "[");
-			audit_json_string(stdout, path + strlen(o->srctree) + 1);
-			printf(", \"object\": ");
-			audit_json_string(stdout, obj);
-			printf(", \"why\": ");
-			audit_json_string(stdout, reason);
-			printf(", \"class\": \"%s\"", audit_class_name(class));
-			printf(", \"license\": ");
-			audit_json_string(stdout, license);
-			printf(", \"spdx\": ");
-			if (spdx)
-				audit_json_string(stdout, spdx);
-			else
-				fputs("null", stdout);
-			printf(", \"agreement\": \"%s\", \"tags\": ",
-			       agreement(license, spdx));
-			audit_json_string(stdout, tags ? tags : "");
-			putchar('}');
-		} else {
-			printf("%s\t%s\tMODULE_LICENSE(\"%s\")\t%s\t%s\t%s\n",
-			       path + strlen(o->srctree) + 1, reason ? reason : "",
-			       license, spdx ? spdx : "-",
-			       agreement(license, spdx), tags ? tags : "-");
-		}
-		free(reason);
-		free(spdx);
-		free(license);
-		free(tags);
-		free(text);
-	}
+	for (i = 0; i < n && !err; i++)
+		err = audit_object(o, m, i, list, &count);
 	if (o->json && !o->count && !list)
 		printf("%s]\n", count ? "\n" : "[");
 	*ret_count = count;
@@ -391,6 +429,34 @@ static int parse_jobs(const char *arg, unsigned int *ret)
 	return 0;
 }
 
+/* The options that do not go together: -1, or 2 after saying why. */
+static int check_args(const struct options *o)
+{
+	if (o->patches && (o->objects || o->json || o->count)) {
+		fprintf(stderr, PROG ": --patches goes with none of --objects, "
+			"-j, -c\n");
+		return 2;
+	}
+	if (o->findings && (!o->patches || !o->srctree || o->allmodconfig ||
+			    o->tree_wide)) {
+		fprintf(stderr, PROG ": --findings goes with --patches and -S SRCTREE alone\n");
+		return 2;
+	}
+	if (o->allmodconfig && !o->srctree) {
+		fprintf(stderr, PROG ": --allmodconfig needs -S SRCTREE\n");
+		return 2;
+	}
+	if (o->tree_wide && (!o->srctree || o->allmodconfig || o->objects)) {
+		fprintf(stderr, PROG ": --tree-wide needs -S SRCTREE, and no --allmodconfig or --objects\n");
+		return 2;
+	}
+	if ((o->arches || o->jobs) && !o->tree_wide) {
+		fprintf(stderr, PROG ": --arch and --jobs go with --tree-wide\n");
+		return 2;
+	}
+	return -1;
+}
+
 /* The options into @o: -1, or the exit status for main() to return. */
 static int parse_args(int argc, char **argv, struct options *o)
 {
@@ -442,29 +508,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 			" --help\n", argv[optind]);
 		return 2;
 	}
-	if (o->patches && (o->objects || o->json || o->count)) {
-		fprintf(stderr, PROG ": --patches goes with none of --objects, "
-			"-j, -c\n");
-		return 2;
-	}
-	if (o->findings && (!o->patches || !o->srctree || o->allmodconfig ||
-			    o->tree_wide)) {
-		fprintf(stderr, PROG ": --findings goes with --patches and -S SRCTREE alone\n");
-		return 2;
-	}
-	if (o->allmodconfig && !o->srctree) {
-		fprintf(stderr, PROG ": --allmodconfig needs -S SRCTREE\n");
-		return 2;
-	}
-	if (o->tree_wide && (!o->srctree || o->allmodconfig || o->objects)) {
-		fprintf(stderr, PROG ": --tree-wide needs -S SRCTREE, and no --allmodconfig or --objects\n");
-		return 2;
-	}
-	if ((o->arches || o->jobs) && !o->tree_wide) {
-		fprintf(stderr, PROG ": --arch and --jobs go with --tree-wide\n");
-		return 2;
-	}
-	return -1;
+	return check_args(o);
 }
 
 static int tree_wide(const struct options *o, char *srctree)
@@ -509,15 +553,74 @@ static struct kms_error *find_srctree(const struct options *o,
 	return NULL;
 }
 
-int main(int argc, char **argv)
+/*
+ * The modularity analysis of the configured tree (-b, or allmodconfig in
+ * the scratch directory *@ret_scratch, then o->build_dir).
+ */
+static struct kms_error *analyze(struct options *o, char **ret_scratch,
+				 struct kms_modularity **ret)
 {
 	struct kms_modularity_options mo = { 0 };
-	struct options o = { .build_dir = "." };
+	_cleanup_free_ char *config = NULL, *objtree = NULL;
+	struct kms_error *err;
+
+	if (o->allmodconfig) {
+		err = configure_allmodconfig(o, ret_scratch);
+		o->build_dir = *ret_scratch;
+		if (err)
+			return err;
+	}
+	objtree = realpath(o->build_dir, NULL);
+	if (!objtree)
+		return kms_error_errno(o->build_dir, "cannot open");
+	if (asprintf(&config, "%s/.config", objtree) < 0) {
+		config = NULL;
+		return &kms_error_nomem;
+	}
+	mo.srctree = o->srctree;
+	mo.objtree = objtree;
+	mo.config = config;
+	mo.classify_all = true;
+	return kms_modularity_analyze(&mo, ret);
+}
+
+/* rm -rf @dir, whatever happens. */
+static void remove_scratch(char *dir)
+{
+	char *argv[] = { "rm", "-rf", dir, NULL };
+	struct kms_run_output run;
+
+	if (!kms_run(argv, NULL, NULL, &run))
+		kms_run_output_release(&run);
+}
+
+/* One configured tree: the objects, the listing or the series. */
+static struct kms_error *one_tree(struct options *o, char **ret_scratch)
+{
 	struct kms_modularity *m = NULL;
 	struct patch_list list = { 0 };
-	char *scratch = NULL, *config = NULL, *srctree = NULL, *objtree = NULL;
 	struct kms_error *err;
 	size_t count = 0;
+
+	err = analyze(o, ret_scratch, &m);
+	if (!err && o->objects)
+		print_objects(o, m);
+	else if (!err)
+		err = audit(o, m, o->patches ? &list : NULL, &count);
+	if (!err && o->patches)
+		err = write_patches(o, &list);
+	if (!err && o->count)
+		printf("%zu\n", count);
+	kms_modularity_destroy(m);
+	patch_list_release(&list);
+	return err;
+}
+
+int main(int argc, char **argv)
+{
+	struct options o = { .build_dir = "." };
+	char *scratch = NULL, *srctree = NULL;
+	struct kms_error *err;
 	int status = parse_args(argc, argv, &o);
 
 	if (status >= 0)
@@ -529,46 +632,12 @@ int main(int argc, char **argv)
 		return patches_from(&o, srctree);
 	if (!err) {
 		o.srctree = srctree;
-		if (o.allmodconfig) {
-			err = configure_allmodconfig(&o, &scratch);
-			o.build_dir = scratch;
-		}
+		err = one_tree(&o, &scratch);
 	}
-	if (!err) {
-		objtree = realpath(o.build_dir, NULL);
-		if (!objtree)
-			err = kms_error_errno(o.build_dir, "cannot open");
-	}
-	if (!err && asprintf(&config, "%s/.config", objtree) < 0)
-		err = &kms_error_nomem;
-	if (!err) {
-		mo.srctree = srctree;
-		mo.objtree = objtree;
-		mo.config = config;
-		mo.classify_all = true;
-		err = kms_modularity_analyze(&mo, &m);
-	}
-	if (!err && o.objects)
-		print_objects(&o, m);
-	else if (!err)
-		err = audit(&o, m, o.patches ? &list : NULL, &count);
-	if (!err && o.patches)
-		err = write_patches(&o, &list);
-	if (!err && o.count)
-		printf("%zu\n", count);
-	if (scratch && !o.scratch) {
-		char *argv_rm[] = { "rm", "-rf", scratch, NULL };
-		struct kms_run_output run;
-
-		if (!kms_run(argv_rm, NULL, NULL, &run))
-			kms_run_output_release(&run);
-	}
-	kms_modularity_destroy(m);
-	patch_list_release(&list);
+	if (scratch && !o.scratch)
+		remove_scratch(scratch);
 	free(scratch);
-	free(config);
 	free(srctree);
-	free(objtree);
 	if (err) {
 		kms_error_report(PROG, err);
 		return 1;

@@ -213,6 +213,126 @@ static bool has_word(const char *rhs, const char *word)
 }
 
 /*
+ * The variable a Makefile line assigns to, into @name, if its right-hand
+ * side names @rel ("obj-$(CONFIG_FOO) += foo.o" for "foo.o").
+ */
+static bool assigns(char *line, const char *rel, char *name, size_t size)
+{
+	char *lhs = line, *op, *rhs, *end;
+
+	while (*lhs == ' ' || *lhs == '\t')
+		lhs++;
+	op = strpbrk(lhs, ":+=");
+	if (!op || op == lhs)
+		return false;
+	rhs = strchr(op, '=');
+	if (!rhs || !has_word(rhs + 1, rel))
+		return false;
+	end = op;
+	while (end > lhs && isspace((unsigned char)end[-1]))
+		end--;
+	snprintf(name, size, "%.*s", (int)(end - lhs), lhs);
+	return true;
+}
+
+/* obj-$(CONFIG_FOO): what FOO is, bool (needing a tristate at y) or y. */
+static char *config_reason(const struct kms_modularity *m, const char *name,
+			   enum audit_class *ret_class)
+{
+	const char *sym = strstr(name, "$(CONFIG_");
+	char symbol[200], *reason;
+
+	snprintf(symbol, sizeof(symbol), "%.*s",
+		 (int)strcspn(sym + 9, ")"), sym + 9);
+	*ret_class = !kms_modularity_is_bool(m, symbol) ? AUDIT_OTHER :
+		     kms_modularity_needs_y(m, symbol) ?
+		     AUDIT_BOOL_NEEDS_Y : AUDIT_BOOL;
+	if (asprintf(&reason, "CONFIG_%s is %s", symbol,
+		     *ret_class == AUDIT_OTHER ? "y" :
+		     *ret_class == AUDIT_BOOL ? "bool" :
+		     "bool, needs a tristate at y") < 0)
+		reason = NULL;
+	return reason;
+}
+
+static char *explain_builtin(const char *srctree,
+			     const struct kms_modularity *m, const char *obj,
+			     int depth, enum audit_class *ret_class);
+
+/*
+ * foo-y, foo-objs, foo-$(CONFIG_X) (@name) in directory @dir: in foo.o,
+ * which is built in for its own reason.
+ */
+static char *composite_reason(const char *srctree,
+			      const struct kms_modularity *m, const char *dir,
+			      char *name, int depth,
+			      enum audit_class *ret_class)
+{
+	char *dash = strrchr(name, '-'), composite[PATH_MAX];
+	char *inner, *reason = NULL;
+
+	if (!dash)
+		return NULL;
+	*dash = '\0';
+	snprintf(composite, sizeof(composite), "%s%s%s.o",
+		 strcmp(dir, ".") ? dir : "", strcmp(dir, ".") ? "/" : "",
+		 name);
+	inner = explain_builtin(srctree, m, composite, depth + 1, ret_class);
+	if (inner && asprintf(&reason, "%s (part of %s)", inner,
+			      composite) < 0)
+		reason = NULL;
+	free(inner);
+	return reason;
+}
+
+/*
+ * Why @rel, an object of directory @dir, is built in according to @line
+ * of its Makefile, or NULL: the line does not bring it.
+ */
+static char *explain_line(const char *srctree, const struct kms_modularity *m,
+			  const char *dir, const char *rel, char *line,
+			  int depth, enum audit_class *ret_class)
+{
+	char name[256];
+
+	if (!assigns(line, rel, name, sizeof(name)))
+		return NULL;
+	if (!strcmp(name, "obj-y")) {
+		*ret_class = AUDIT_ALWAYS;
+		return strdup("always built (obj-y)");
+	}
+	if (!strncmp(name, "lib-", 4)) {
+		*ret_class = AUDIT_LIB;
+		return strdup("lib-y: in lib.a, never a module");
+	}
+	if (!strncmp(name, "obj-$(CONFIG_", 13))
+		return config_reason(m, name, ret_class);
+	return composite_reason(srctree, m, dir, name, depth, ret_class);
+}
+
+/* explain_line() of each line of @dir's Kbuild (else Makefile) in turn. */
+static char *explain_in_dir(const char *srctree,
+			    const struct kms_modularity *m, const char *dir,
+			    const char *rel, int depth,
+			    enum audit_class *ret_class)
+{
+	char path[PATH_MAX + 16], *text, **lines, *reason = NULL;
+	size_t nr, i;
+
+	snprintf(path, sizeof(path), "%s/%s/Kbuild", srctree, dir);
+	if (access(path, R_OK))
+		snprintf(path, sizeof(path), "%s/%s/Makefile", srctree, dir);
+	text = read_text(path);
+	lines = text ? logical_lines(text, &nr) : NULL;
+	for (i = 0; lines && i < nr && !reason; i++)
+		reason = explain_line(srctree, m, dir, rel, lines[i], depth,
+				      ret_class);
+	free(lines);
+	free(text);
+	return reason;
+}
+
+/*
  * Why @obj (relative to the tree) is built in: the Makefile line that
  * brings it, read back to the variable's Kconfig symbol.  Only explains;
  * make decided.
@@ -222,95 +342,19 @@ static char *explain_builtin(const char *srctree,
 			     int depth, enum audit_class *ret_class)
 {
 	char dir[PATH_MAX], *slash, *reason = NULL;
-	const char *rel = obj;
+	const char *rel;
 
 	if (depth > 4 || strlen(obj) >= sizeof(dir))
 		return NULL;
 	strcpy(dir, obj);
 	/* Try the object's directory, then its parents ("one/util.o"). */
 	while ((slash = strrchr(dir, '/')) || dir[0]) {
-		char path[PATH_MAX + 16], *text, **lines;
-		size_t nr, i;
-
 		if (slash)
 			*slash = '\0';
 		else
 			strcpy(dir, ".");
 		rel = obj + (strcmp(dir, ".") ? strlen(dir) + 1 : 0);
-		snprintf(path, sizeof(path), "%s/%s/Kbuild", srctree, dir);
-		if (access(path, R_OK))
-			snprintf(path, sizeof(path), "%s/%s/Makefile",
-				 srctree, dir);
-		text = read_text(path);
-		lines = text ? logical_lines(text, &nr) : NULL;
-		for (i = 0; lines && i < nr && !reason; i++) {
-			char *lhs = lines[i], *op, *rhs, *end, name[256];
-
-			while (*lhs == ' ' || *lhs == '\t')
-				lhs++;
-			op = strpbrk(lhs, ":+=");
-			if (!op || op == lhs)
-				continue;
-			rhs = strchr(op, '=');
-			if (!rhs || !has_word(rhs + 1, rel))
-				continue;
-			end = op;
-			while (end > lhs && isspace((unsigned char)end[-1]))
-				end--;
-			snprintf(name, sizeof(name), "%.*s", (int)(end - lhs),
-				 lhs);
-			if (!strcmp(name, "obj-y")) {
-				*ret_class = AUDIT_ALWAYS;
-				reason = strdup("always built (obj-y)");
-			} else if (!strncmp(name, "obj-$(CONFIG_", 13) ||
-				   !strncmp(name, "lib-", 4)) {
-				const char *sym = strstr(name, "$(CONFIG_");
-				char symbol[200];
-
-				if (!strncmp(name, "lib-", 4)) {
-					*ret_class = AUDIT_LIB;
-					reason = strdup("lib-y: in lib.a, never a module");
-					continue;
-				}
-				snprintf(symbol, sizeof(symbol), "%.*s",
-					 (int)strcspn(sym + 9, ")"), sym + 9);
-				*ret_class = !kms_modularity_is_bool(m, symbol) ?
-					     AUDIT_OTHER :
-					     kms_modularity_needs_y(m, symbol) ?
-					     AUDIT_BOOL_NEEDS_Y : AUDIT_BOOL;
-				if (asprintf(&reason, "CONFIG_%s is %s", symbol,
-					     *ret_class == AUDIT_OTHER ? "y" :
-					     *ret_class == AUDIT_BOOL ? "bool" :
-					     "bool, needs a tristate at y") < 0)
-					reason = NULL;
-			} else {
-				/* foo-y, foo-objs, foo-$(CONFIG_X): in foo.o */
-				char *dash = strrchr(name, '-'), composite[PATH_MAX];
-				char *inner;
-
-				if (!dash)
-					continue;
-				if (!strncmp(dash, "-$(CONFIG_", 10) &&
-				    dash > name) {
-					char *d2 = dash;
-
-					*d2 = '\0';
-				} else {
-					*dash = '\0';
-				}
-				snprintf(composite, sizeof(composite), "%s%s%s.o",
-					 strcmp(dir, ".") ? dir : "",
-					 strcmp(dir, ".") ? "/" : "", name);
-				inner = explain_builtin(srctree, m, composite,
-							depth + 1, ret_class);
-				if (inner && asprintf(&reason, "%s (part of %s)",
-						      inner, composite) < 0)
-					reason = NULL;
-				free(inner);
-			}
-		}
-		free(lines);
-		free(text);
+		reason = explain_in_dir(srctree, m, dir, rel, depth, ret_class);
 		if (reason || !slash)
 			break;
 	}

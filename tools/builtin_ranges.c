@@ -302,19 +302,30 @@ static struct kms_error *record(struct ranges *r, const struct osect *sect,
 	return NULL;
 }
 
+/* kms_upper_bound()'s order of an address among sections' starts. */
+static int addr_before_sect(const void *key, const void *element)
+{
+	uint64_t addr = *(const uint64_t *)key;
+	uint64_t start = ((const struct osect *)element)->addr;
+
+	return addr < start ? -1 : addr > start;
+}
+
+/* kms_upper_bound()'s order of an address among pieces' ends. */
+static int addr_before_end(const void *key, const void *element)
+{
+	uint64_t addr = *(const uint64_t *)key;
+	uint64_t end = ((const struct piece *)element)->end;
+
+	return addr < end ? -1 : addr > end;
+}
+
 /* The output section holding @addr, or NULL. */
 static const struct osect *section_at(const struct ranges *r, uint64_t addr)
 {
-	size_t lo = 0, hi = r->nr_sects;
+	size_t lo = kms_upper_bound(&addr, r->sects, r->nr_sects,
+				    sizeof(*r->sects), addr_before_sect);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (r->sects[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (!lo)
 		return NULL;
 	if (addr >= r->sects[lo - 1].addr + r->sects[lo - 1].size)
@@ -365,18 +376,11 @@ static struct kms_error *records(struct ranges *r, const struct osect *sect,
 				 uint64_t lo, uint64_t hi)
 {
 	const struct kms_tables *t = r->in->tables;
-	size_t a = 0, b = r->nr_pieces;
+	/* The first piece ending after @lo. */
+	size_t a = kms_upper_bound(&lo, r->pieces, r->nr_pieces,
+				   sizeof(*r->pieces), addr_before_end);
 	char mods[4096];
 
-	/* The first piece ending after @lo. */
-	while (a < b) {
-		size_t mid = a + (b - a) / 2;
-
-		if (r->pieces[mid].end <= lo)
-			a = mid + 1;
-		else
-			b = mid;
-	}
 	for (; a < r->nr_pieces && r->pieces[a].start < hi; a++) {
 		const struct piece *p = &r->pieces[a];
 		uint64_t start = p->start > lo ? p->start : lo;

@@ -10,7 +10,8 @@
 # evaluated on every link), against the same peer.
 #
 # usage: bench/relink.sh [CONFIG...]   (default: small defconfig;
-#        KMS_RELINK_RUNS runs each, default 3, the median counts)
+#        KMS_RELINK_RUNS runs of each row, default 3, taken in turns;
+#        the median counts)
 
 # shellcheck source=SCRIPTDIR/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -22,32 +23,49 @@ runs=${KMS_RELINK_RUNS:-3}
 gen=$bench_top/build/kallmodsyms-gen
 touched=init/calibrate.c
 
-# relink BUILD [GEN]: seconds to rebuild BUILD's vmlinux after touching
-# $touched, the median of $runs runs.
-relink() {
-	local out=$1 src vars times=() i
+# relink1 BUILD [GEN]: seconds to rebuild BUILD's vmlinux once after
+# touching $touched.
+relink1() {
+	local out=$1 src vars
 	src=$(readlink -f "$out/source")
 	mapfile -t vars < <(sed -n 's/^#make[[:space:]]\+//p' "$out/../fragment.config")
-	for ((i = 0; i < runs; i++)); do
-		touch "$src/$touched"
-		times+=("$(seconds env PATH="/usr/lib/ccache:$PATH" \
-			CCACHE_DIR="$(dirname "$(dirname "$out")")/ccache" \
-			make -s -C "$src" O="$out" ARCH=x86_64 \
-			KALLMODSYMS_GEN="${2:-$gen}" ${vars[@]+"${vars[@]}"} \
-			-j"$(nproc)" vmlinux)")
-	done
-	median "${times[@]}"
+	touch "$src/$touched"
+	seconds env PATH="/usr/lib/ccache:$PATH" \
+		CCACHE_DIR="$(dirname "$(dirname "$out")")/ccache" \
+		make -s -C "$src" O="$out" ARCH=x86_64 \
+		KALLMODSYMS_GEN="${2:-$gen}" ${vars[@]+"${vars[@]}"} \
+		-j"$(nproc)" vmlinux
 }
 
 row_header "vmlinux rebuild after touching $touched, seconds"
 for c in "${configs[@]}"; do
 	with=$(tests/kernel/build.sh "$c")
 	without=$(tests/kernel/build.sh "$c-nokms")
-	a=$(relink "$without")
-	b=$(relink "$with")
-	row "$c: with CONFIG_KALLMODSYMS" "$b" "$a" s
-	m=$(relink "$with" "$gen --modularity")
-	row "$c: ...analysing Kconfig/Makefiles at each link" "$m" "$a" s
+	# One untimed round warms the page cache and ccache for all three;
+	# then the rows take turns, each round in another order, so that no
+	# row gains from always following another (run in sequence, the
+	# last row came out 5-18% faster than the peer it was measured
+	# against, which cannot be real).
+	relink1 "$without" > /dev/null
+	relink1 "$with" > /dev/null
+	a=() b=() m=()
+	for ((i = 0; i < runs; i++)); do
+		case $((i % 3)) in
+		0) a+=("$(relink1 "$without")")
+		   b+=("$(relink1 "$with")")
+		   m+=("$(relink1 "$with" "$gen --modularity")") ;;
+		1) b+=("$(relink1 "$with")")
+		   m+=("$(relink1 "$with" "$gen --modularity")")
+		   a+=("$(relink1 "$without")") ;;
+		2) m+=("$(relink1 "$with" "$gen --modularity")")
+		   a+=("$(relink1 "$without")")
+		   b+=("$(relink1 "$with")") ;;
+		esac
+	done
+	row "$c: with CONFIG_KALLMODSYMS" "$(median "${b[@]}")" \
+		"$(median "${a[@]}")" s
+	row "$c: ...analysing Kconfig/Makefiles at each link" \
+		"$(median "${m[@]}")" "$(median "${a[@]}")" s
 	# Leave the tree as the cache had it: linked by the plain generator.
-	runs=1 relink "$with" > /dev/null
+	relink1 "$with" > /dev/null
 done

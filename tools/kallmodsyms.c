@@ -19,7 +19,7 @@ static const struct command *const commands[] = {
 	&command_list, &command_lookup, &command_find, &command_ambiguous,
 	&command_modules, &command_stats, &command_dump, &command_verify,
 	&command_decode, &command_export, &command_probe, &command_note,
-	&command_stack, NULL,
+	&command_stack, &command_perf, NULL,
 };
 
 static void usage(FILE *f)

@@ -703,15 +703,41 @@ static bool stack_line(const char *line, const char **ret_func,
 	return true;
 }
 
+/*
+ * One function of a frame, @n bytes at @p, as the script names it: perf's
+ * "[unknown]" becomes the DSO's base name in brackets; then tidied.
+ */
+static char *frame_piece(const struct collapse *c, const char *p, size_t n,
+			 const char *dso, size_t dso_len)
+{
+	const char *base;
+	char *piece;
+
+	if (n != 9 || strncmp(p, "[unknown]", 9))
+		piece = strndup(p, n);
+	else if (dso_len == 9 && !strncmp(dso, "[unknown]", 9))
+		piece = strdup("[unknown]");
+	else {
+		base = memrchr(dso, '/', dso_len);
+		base = base ? base + 1 : dso;
+		if (asprintf(&piece, "[%.*s]", (int)(dso + dso_len - base),
+			     base) < 0)
+			piece = NULL;
+	}
+	if (piece)
+		tidy(piece, c->pname);
+	return piece;
+}
+
 /* The functions of @func, joined by ";", as the script pushes them. */
 static struct kms_error *collapse_frame(struct collapse *c, const char *func,
 					size_t len, const char *dso,
 					size_t dso_len)
 {
-	const char *p, *end, *base;
-	size_t n, flen = 0, cap = 0;
-	char *joined = NULL, *piece;
 	struct kms_error *err = NULL;
+	size_t flen = 0, cap = 0;
+	char *joined = NULL, *piece;
+	const char *p, *end;
 
 	/* s/\+0x[\da-f]+$// */
 	for (p = func + len; p > func && (isdigit((unsigned char)p[-1]) ||
@@ -721,30 +747,13 @@ static struct kms_error *collapse_frame(struct collapse *c, const char *func,
 		len = p - 3 - func;
 	if (len && func[0] == '(')
 		return NULL;
+	/* Inlined functions, "a->b", are one frame each. */
 	for (p = func; !err && p <= func + len; p = end + 2) {
-		end = p;
-		while (end < func + len && strncmp(end, "->", 2))
-			end++;
-		if (end > func + len)
-			end = func + len;
-		n = end - p;
-		if (n == 9 && !strncmp(p, "[unknown]", 9)) {
-			if (dso_len == 9 && !strncmp(dso, "[unknown]", 9)) {
-				piece = strdup("[unknown]");
-			} else {
-				base = memrchr(dso, '/', dso_len);
-				base = base ? base + 1 : dso;
-				if (asprintf(&piece, "[%.*s]",
-					     (int)(dso + dso_len - base),
-					     base) < 0)
-					piece = NULL;
-			}
-		} else {
-			piece = strndup(p, n);
-		}
+		for (end = p; end < func + len && strncmp(end, "->", 2); end++)
+			;
+		piece = frame_piece(c, p, end - p, dso, dso_len);
 		if (!piece)
 			return &kms_error_nomem;
-		tidy(piece, c->pname);
 		if (flen)
 			err = append(&joined, &cap, &flen, ";", 1);
 		if (!err)
@@ -928,13 +937,41 @@ static struct kms_error *not_perf_script(struct perf_run *r)
 			     r->input);
 }
 
+/* Keep line @lineno while holding; stop when it settles the profile. */
+static struct kms_error *hold_line(struct perf_run *r, const char *line,
+				   size_t len, bool newline)
+{
+	struct kms_error *err;
+	bool settled;
+
+	/* A line with a NUL ends there for the checks, not in the output. */
+	err = probe_line(r, line, strlen(line), &settled);
+	if (!err && !r->held_len)
+		r->held_first = r->lineno;
+	if (!err)
+		err = append(&r->held, &r->held_cap, &r->held_len, line, len);
+	if (!err && newline)
+		err = append(&r->held, &r->held_cap, &r->held_len, "\n", 1);
+	if (!err && r->held_len > HOLD_MAX && !r->seen_frame)
+		err = not_perf_script(r);
+	if (!err && (settled || r->held_len > HOLD_MAX))
+		err = flush(r);
+	return err;
+}
+
+static struct kms_error *no_kernel_frame(struct perf_run *r)
+{
+	return kms_error_fmt("%s: no kernel frame ([kernel.kallsyms]): nothing to annotate",
+			     r->input);
+}
+
 /* Read @f to its end. */
 static struct kms_error *read_input(struct perf_run *r, FILE *f)
 {
 	_cleanup_free_ char *line = NULL;
 	struct kms_error *err = NULL;
 	size_t cap = 0, len;
-	bool settled, newline;
+	bool newline;
 	ssize_t n;
 
 	while (!err && (n = getline(&line, &cap, f)) >= 0) {
@@ -943,37 +980,19 @@ static struct kms_error *read_input(struct perf_run *r, FILE *f)
 		newline = len && line[len - 1] == '\n';
 		if (newline)
 			line[--len] = '\0';
-		if (!r->holding) {
-			err = process_line(r, line, len, newline);
-			continue;
-		}
-		/* A line with a NUL ends here for the checks, not in the output. */
-		err = probe_line(r, line, strlen(line), &settled);
-		if (!err && !r->held_len)
-			r->held_first = r->lineno;
-		if (!err)
-			err = append(&r->held, &r->held_cap, &r->held_len,
-				     line, len);
-		if (!err && newline)
-			err = append(&r->held, &r->held_cap, &r->held_len,
-				      "\n", 1);
-		if (!err && r->held_len > HOLD_MAX && !r->seen_frame)
-			err = not_perf_script(r);
-		if (!err && (settled || r->held_len > HOLD_MAX))
-			err = flush(r);
+		err = r->holding ? hold_line(r, line, len, newline) :
+		      process_line(r, line, len, newline);
 	}
 	if (!err && ferror(f))
 		err = kms_error_errno(r->input, "cannot read");
 	if (!err && r->holding && !r->seen_frame)
 		err = not_perf_script(r);
 	if (!err && r->holding && !r->seen_kernel)
-		err = kms_error_fmt("%s: no kernel frame ([kernel.kallsyms]): nothing to annotate",
-				    r->input);
+		err = no_kernel_frame(r);
 	if (!err && r->holding)
 		err = flush(r);
 	if (!err && !r->kernel_frames)
-		err = kms_error_fmt("%s: no kernel frame ([kernel.kallsyms]): nothing to annotate",
-				    r->input);
+		err = no_kernel_frame(r);
 	return err;
 }
 

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# kms-test: modes=plain,asan,valgrind
+# kms-test: modes=plain,asan
 #
 # kallmodsyms perf on the synthetic tree: perf script text made from the
 # fixture's own addresses (its four event_show and two ext9_helper, the
@@ -9,7 +9,9 @@
 # lines it does not understand left alone; the KASLR offset given, read
 # from perf's mmap line, or found from the frames; --by-module and
 # --collapse; each refusal in one line, with nothing written.  Addresses,
-# which the compiler decides, are replaced by ADDR.
+# which the compiler decides, are replaced by ADDR.  Not under valgrind
+# (it passes there, in 145 s on a loaded machine: over the default run's
+# budget; ASan's leak checker covers the leaks).
 # shellcheck source=SCRIPTDIR/../lib.sh
 . "$(dirname "$0")/../lib.sh"
 

@@ -505,16 +505,16 @@ static const char *const kinds[] = {
 	['b'] = "built-in", ['c'] = "core", ['m'] = "loadable", ['d'] = "dso",
 };
 
-static struct perf_run *sort_run;
-
-static int by_samples(const void *a, const void *b)
+/* Rows by samples, most first, then by kind and name (qsort_r()'s). */
+static int by_samples(const void *a, const void *b, void *arg)
 {
+	const struct perf_run *r = arg;
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	uint64_t nx = sort_run->row_samples[x], ny = sort_run->row_samples[y];
+	uint64_t nx = r->row_samples[x], ny = r->row_samples[y];
 
 	if (nx != ny)
 		return nx > ny ? -1 : 1;
-	return strcmp(sort_run->rows.keys[x], sort_run->rows.keys[y]);
+	return strcmp(r->rows.keys[x], r->rows.keys[y]);
 }
 
 static struct kms_error *print_modules(struct perf_run *r)
@@ -526,8 +526,7 @@ static struct kms_error *print_modules(struct perf_run *r)
 		return &kms_error_nomem;
 	for (i = 0; i < r->rows.nr; i++)
 		order[i] = i;
-	sort_run = r;
-	qsort(order, r->rows.nr, sizeof(*order), by_samples);
+	qsort_r(order, r->rows.nr, sizeof(*order), by_samples, r);
 	printf("# samples  percent  kind      module or DSO\n");
 	for (i = 0; i < r->rows.nr; i++) {
 		const char *key = r->rows.keys[order[i]];

@@ -67,7 +67,7 @@ int command_check_kaslr(const struct inspector_options *opts,
 extern const struct command command_list, command_lookup, command_find,
 	command_ambiguous, command_modules, command_stats, command_dump,
 	command_verify, command_decode, command_export, command_probe,
-	command_note, command_stack;
+	command_note, command_stack, command_perf;
 
 /* list and export --format=kallmodsyms: every symbol, filtered. */
 struct list_filter {

@@ -444,6 +444,19 @@ static const struct inspector_object_text *object_text(struct inspector *in,
 	return o->text ? o : NULL;
 }
 
+const char *inspector_object_text(struct inspector *in, uint32_t obj,
+				  size_t *ret_len)
+{
+	const struct inspector_object_text *o;
+
+	if (obj == KMS_NONE || obj >= in->tables->nr_objects)
+		return NULL;
+	o = object_text(in, obj);
+	if (o)
+		*ret_len = o->len;
+	return o ? o->text : NULL;
+}
+
 void inspector_print_name(struct inspector *in, FILE *f,
 			  const struct inspector_name *name)
 {

@@ -147,6 +147,14 @@ struct inspector_name {
 bool inspector_name_address(struct inspector *in, uint64_t addr,
 			    struct inspector_name *ret);
 
+/*
+ * What kms_print_object() prints of object entry @obj after its separator
+ * ("[m1] [m2] {name}", "" for none), made once and kept: NULL for
+ * KMS_NONE, or when too long to keep or memory is short.
+ */
+const char *inspector_object_text(struct inspector *in, uint32_t obj,
+				  size_t *ret_len);
+
 /* "sym+0xoff/0xsize [mod] {obj}" on @f, without a newline. */
 void inspector_print_name(struct inspector *in, FILE *f,
 			  const struct inspector_name *name);

@@ -19,7 +19,7 @@ static const struct command *const commands[] = {
 	&command_list, &command_lookup, &command_find, &command_ambiguous,
 	&command_modules, &command_stats, &command_dump, &command_verify,
 	&command_decode, &command_export, &command_probe, &command_note,
-	&command_stack, NULL,
+	&command_stack, &command_perf, NULL,
 };
 
 static void usage(FILE *f)
@@ -39,16 +39,21 @@ static void usage(FILE *f)
 		"  -j, --json              JSON output (addresses as hex strings)\n"
 		"  -m, --module MOD        list: only symbols of built-in module MOD\n"
 		"  -o, --objfile OBJ       list: only symbols printed with {OBJ}\n"
-		"  -k, --kaslr-offset N    lookup: addresses are of a kernel relocated by N\n"
-		"  -K, --kallsyms FILE     lookup, decode, probe: take the offset from a\n"
+		"  -k, --kaslr-offset N    lookup, decode, perf: addresses are of a kernel\n"
+		"                          relocated by N\n"
+		"  -K, --kallsyms FILE     lookup, decode, perf, probe: take the offset from a\n"
 		"                          copy of the running kernel's /proc/kallsyms or\n"
 		"                          /proc/kallmodsyms (also --kallmodsyms FILE)\n"
-		"      --vmcore FILE       lookup, decode: take the offset from a crash\n"
+		"      --vmcore FILE       lookup, decode, perf: take the offset from a crash\n"
 		"                          dump of VMLINUX (an ELF core from QEMU's\n"
 		"                          dump-guest-memory or kdump, or a kdump-\n"
 		"                          compressed one); stack: the dump to read\n"
 		"  -f, --format FORMAT     export: ranges (modules.builtin.ranges) or\n"
 		"                          kallmodsyms (/proc/kallmodsyms text)\n"
+		"      --by-module         perf: samples by built-in module, core kernel,\n"
+		"                          loadable module and DSO\n"
+		"      --collapse          perf: folded stacks, as stackcollapse-perf.pl\n"
+		"                          writes them of the annotated text\n"
 		"  -n, --name NAME         probe: the event's name (default: from SPEC)\n"
 		"      --tracefs DIR       probe: append the line to DIR/kprobe_events\n"
 		"  -b, --build-dir DIR     verify: regenerate from this build tree's maps,\n"
@@ -63,7 +68,8 @@ static void usage(FILE *f)
 		"sym,N (livepatch sympos); see kallmodsyms(1).\n"
 		"\n"
 		"Exit status: 0 on success; 1 on errors (lookup: some input did not\n"
-		"resolve; find: some name has no symbol); 2 on bad usage.\n");
+		"resolve; find: some name has no symbol; perf: kernel frames not\n"
+		"VMLINUX's); 2 on bad usage.\n");
 }
 
 /* What the command reads. */

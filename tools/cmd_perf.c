@@ -64,7 +64,15 @@ enum kaslr_state {
 	KASLR_KNOWN,			/* given, or two symbols agree */
 };
 
-enum verdict { FRAME_MATCH, FRAME_UNNAMED, FRAME_OTHER };
+/*
+ * A kernel frame is VMLINUX's symbol (FRAME_MATCH), has no name
+ * (FRAME_UNNAMED), lies outside the image (FRAME_RUNTIME: code the
+ * kernel made at run time, which perf also calls [kernel.kallsyms]:
+ * ftrace and kprobe trampolines, BPF), or is none of these (FRAME_OTHER:
+ * a mismatch).  Only FRAME_MATCH is annotated; only FRAME_OTHER counts
+ * against the profile.
+ */
+enum verdict { FRAME_MATCH, FRAME_UNNAMED, FRAME_RUNTIME, FRAME_OTHER };
 
 struct cache_entry {
 	uint64_t ip;
@@ -225,13 +233,16 @@ static const struct kms_symbol *alias_named(struct inspector *in,
 
 /*
  * Is @f where VMLINUX, relocated by @kaslr, has the symbol perf printed?
- * FRAME_MATCH with its object entry, FRAME_UNNAMED when perf printed no
- * name, else FRAME_OTHER.
+ * FRAME_MATCH with its object entry; FRAME_UNNAMED when perf printed no
+ * name; FRAME_RUNTIME when the address is in no symbol of the image
+ * (before its first, past its _end) and VMLINUX has no symbol of that
+ * name (a name it has there means a wrong offset); else FRAME_OTHER.
  */
 static enum verdict check_frame(struct perf_run *r, const struct frame *f,
 				uint64_t kaslr, uint32_t *ret_obj,
 				uint64_t *ret_symbol)
 {
+	const struct kms_symbol *const *named;
 	const struct kms_symbol *sym;
 	uint32_t cursor = KMS_NONE;
 	uint64_t addr = f->ip - kaslr, size;
@@ -242,6 +253,8 @@ static enum verdict check_frame(struct perf_run *r, const struct frame *f,
 	if (f->ip < kaslr || !frame_name(f, name, sizeof(name)))
 		return FRAME_OTHER;
 	sym = inspector_symbol_at(r->in, addr, &size);
+	if (!sym && !inspector_symbols_named(r->in, name, &named))
+		return FRAME_RUNTIME;
 	if (sym)
 		sym = alias_named(r->in, sym, name);
 	if (!sym || (f->has_offset && addr - sym->address != f->offset))
@@ -278,6 +291,26 @@ static struct kms_error *other_kernel(struct perf_run *r,
 }
 
 /*
+ * Names /proc/kallsyms gives code the kernel makes at run time, outside
+ * the image (kallsyms' "module" entries: [__builtin__ftrace],
+ * [__builtin__kprobes], [bpf]): no vmlinux has them, so before the
+ * offset is known such a frame says nothing about whose profile this is.
+ */
+static bool is_runtime_name(const char *name)
+{
+	static const char *const prefixes[] = {
+		"ftrace_trampoline", "kprobe_insn_page", "kprobe_optinsn_page",
+		"bpf_prog_", "bpf_trampoline_", "bpf_dispatcher_",
+	};
+	size_t i;
+
+	for (i = 0; i < KMS_ARRAY_SIZE(prefixes); i++)
+		if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
+			return true;
+	return false;
+}
+
+/*
  * The KASLR offset perf's name of @f implies, when VMLINUX has one text
  * symbol of that name: true and *@ret_symbol its address.  An error when
  * VMLINUX has none.
@@ -297,6 +330,8 @@ static struct kms_error *implied_kaslr(struct perf_run *r,
 	for (i = 0; i < n; i++)
 		if (kms_is_text_type(named[i]->type) && nr_text++ == 0)
 			text = named[i];
+	if (!nr_text && is_runtime_name(name))
+		return NULL;
 	if (!nr_text)
 		return kms_error_fmt("%s:%lu: %s: no such symbol in %s: a profile of another kernel",
 				     r->input, r->lineno, name, r->in->vmlinux);
@@ -335,8 +370,14 @@ static struct kms_error *settle(struct perf_run *r, const struct frame *f,
 		}
 		return err;
 	}
-	if (check_frame(r, f, r->kaslr, &obj, &symbol) != FRAME_MATCH)
+	switch (check_frame(r, f, r->kaslr, &obj, &symbol)) {
+	case FRAME_MATCH:
+		break;
+	case FRAME_RUNTIME:
+		return NULL;
+	default:
 		return other_kernel(r, f);
+	}
 	if (r->kaslr_state == KASLR_TENTATIVE &&
 	    symbol == r->tentative_symbol)
 		return NULL;

@@ -161,6 +161,14 @@ mmap="swapper     0     0.000000: PERF_RECORD_MMAP -1/0: [0xffffffff83000000(0x1
 { echo "$mmap"; cat moved.txt; } > mmap.txt
 { echo "$mmap"; annotated; } | testrun_compare run mmap.txt
 
+## Code the kernel made at run time (an ftrace trampoline, which perf
+## also calls [kernel.kallsyms]) lies past the image's end: it passes
+## through unchanged, first frame or not, and counts against nothing.
+tramp='	ffffffffc0312044 ftrace_trampoline+0x44 ([kernel.kallsyms])'
+sed "6i\\$tramp" moved.txt | sed "7a\\$tramp" > tramp.txt
+annotated | sed "6i\\$tramp" | sed "7a\\$tramp" |
+	testrun_compare run tramp.txt
+
 ## Refusals, each one line naming the input, nothing written.
 # The wrong offset.
 testrun_error 1 "kallmodsyms: stdin:6: $(at event_show 2 2) event_show+0x2 is not $v's: a profile of another kernel, or another KASLR offset (-k, -K)" \

@@ -207,16 +207,20 @@ grep -v '(\[kernel\.kallsyms\])$' annotated > plain.out
 assert_same plain.in plain.out "lines that are no kernel frame, through kallmodsyms perf"
 # Each kernel frame, "SYMBOL ANNOTATION+0xOFF": the annotation is the
 # listing's for the function the frame lies in (no annotation: none).
+# Code outside vmlinux that kallsyms lists under a pseudo-module (the
+# kprobes' ftrace trampoline, "[__builtin__ftrace]") may also pass
+# unannotated: VMLINUX's tables cannot speak for it.
 sed -nE 's/^\t *([0-9a-f]+) (.*) \(\[kernel\.kallsyms\]\)$/\1 \2/p' annotated > annotated.frames
 [ "$(wc -l < annotated.frames)" = "$count" ] ||
 	fail "kallmodsyms perf: $(wc -l < annotated.frames) kernel frames out of $count"
 bad_annotation() {
-	gawk -F '\t' '
+	gawk '
 	FNR == NR {
-		split($1, f, " ")
-		split($2, l, " ")
+		split($0, t, "\t")
+		split(t[1], f, " ")
+		split(t[2], l, " ")
 		if (l[2] == f[2])
-			want[f[1]] = $3
+			want[f[1]] = t[3]
 		next
 	}
 	{
@@ -226,7 +230,8 @@ bad_annotation() {
 		sym = rest
 		sub(/ .*/, "", sym)
 		got = substr(rest, length(sym) + 2)
-		if (!(addr in want) || want[addr] != got)
+		if (!(addr in want) ||
+		    (want[addr] != got && !(want[addr] ~ /^\[__builtin__[a-z_]*\]$/ && got == "")))
 			print addr " " rest " (listed: " want[addr] ")"
 	}' placed annotated.frames | LC_ALL=C sort -u
 }

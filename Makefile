@@ -110,7 +110,9 @@ check: tests
 	tests/run-tests.sh
 
 # ...with the defconfig and ThinLTO kernels too (about 25 more minutes of
-# builds on two cores, not in CI's budget).
+# builds on two cores, not in CI's budget), and the tests whose kms-test
+# line says suite=full (tests/run-tests.sh).
+check-full: export KMS_FULL = 1
 check-full: export KMS_EXTRA_KERNELS = 6.1/gcc/small 6.12/arm64/small-dwarf \
 	6.12/llvm/small 6.12/thinlto/small 6.12/gcc/defconfig 6.12/arm64-llvm/small
 check-full: check

@@ -20,6 +20,9 @@ packages=(
 	xz-utils kmod ccache
 	# the clang kernels (make LLVM=-16, ThinLTO)
 	clang-16 lld-16 llvm-16
+	# perf for the guests, linked statically (tests/kernel/build-perf.sh):
+	# the static libraries it takes (libelf, libdw, zstd: above)
+	zlib1g-dev liblzma-dev libbz2-dev
 	# booting it
 	qemu-system-x86 busybox-static gdb
 	# the gdb helpers decompress the note in gdb's Python

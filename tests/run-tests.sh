@@ -29,7 +29,9 @@
 # kernel whose fragment starts from another's ("#include small.config")
 # serves that one's tests too, so that one build serves several tests.
 # Sanitizer and valgrind modes run on the first kernel and toolchain
-# only: the others add kernels, not code paths.
+# only: the others add kernels, not code paths.  suite=full: a test too
+# costly for CI's budget (its line says why), run by make check-full
+# (KMS_FULL=1) or when named on the command line.
 #
 # This run's matrix (the one place it is written):
 #   KMS_MODES    tool builds, default "plain asan valgrind"
@@ -113,6 +115,11 @@ plan() {
 	ttools=$(field "$t" toolchains)
 	tconfigs=$(field "$t" configs)
 	[ -n "$tmodes" ] || die "tests/$t: no modes= in its kms-test line"
+	case $(field "$t" suite) in
+	''|default) ;;
+	full) [ -n "${KMS_FULL:-}" ] || [ -n "$named" ] || return 0 ;;
+	*) die "tests/$t: suite= is default or full" ;;
+	esac
 	if [ -z "$tkernels" ]; then
 		for m in $modes; do
 			has "$tmodes" "$m" && echo "$t $m - -"
@@ -226,8 +233,10 @@ if [ -n "$build_only" ]; then
 	exit
 fi
 
+named=
 if [ $# -gt 0 ]; then
 	tests=("$@")
+	named=1
 else
 	mapfile -t tests < <(cd tests && printf '%s\n' ./*/run-*.sh | sed 's|^\./||')
 fi

@@ -103,7 +103,7 @@ kms_gen --dwarf -s -e -B "$fx/modules.builtin" --modinfo modinfo \
 testrun_compare grep -v -e '^pieces' -e '^ranges' stats <<'EOF'
 kallmodsyms-gen: warning: 5 of 6 built-in modules have no object of their own name (multi-object modules, or no text); without modules.builtin.ranges their code counts as core kernel
 modularity modules.builtin not-modules 0
-dwarf units 17 unnamed 0 ranges 18 outside-text 0 overlaps 0 static-calls 0 paddings 0
+dwarf units 17 unnamed 0 ranges 18 outside-text 0 overlaps 0 static-calls 0 paddings 0 entries 0
 modules-from paths by-path 1 unknown 5
 EOF
 testrun_compare grep -e '^module' -e '^lib' -e '^fs' explain <<'EOF'

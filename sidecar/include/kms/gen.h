@@ -93,6 +93,7 @@ struct kms_gen_stats {
 	size_t dwarf_ranges, outside_text; /* their ranges, ...not in text */
 	size_t static_calls;	/* trampolines placed by their keys' units */
 	size_t paddings;	/* __pfx_ paddings placed by their functions */
+	size_t entries;		/* symbols placed by the range they reach */
 	size_t overlaps;		/* ranges trimmed where units overlap */
 	/* --dwarf --all-classes: variables placed, ...of no size in DWARF, */
 	size_t variables, unsized_variables;

@@ -8,6 +8,7 @@
  * they reach into.  With --dwarf --all-classes, the storage of each unit's
  * variables is that unit's data; image.c classes it as any piece.
  */
+#include <elf.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -189,11 +190,62 @@ static struct kms_error *unit_pieces(struct gen *g,
 	return NULL;
 }
 
+/*
+ * A data symbol no variable holds (__func__, compound literals: the
+ * compiler's objects) whose nearest variables before and after it, in
+ * its section, are of one object: that object's, up to the next
+ * variable.  Without -fdata-sections an object's data in one section is
+ * one input section, which no other object's bytes interrupt.  Sizeless
+ * symbols are left alone.
+ */
+static struct kms_error *enclosed_pieces(struct gen *g,
+					 const struct kms_dwarf_units *u,
+					 const struct kms_dwarf_range *sorted)
+{
+	const struct kms_symbols *syms;
+	struct kms_error *err;
+	size_t i, n = u->nr_variables;
+
+	err = gen_symtab(g, &syms);
+	for (i = 0; i < syms->nr && !err; i++) {
+		const struct kms_symbol *s = &syms->syms[i];
+		const struct kms_dwarf_range *before, *after;
+		uint32_t section;
+		size_t k;
+
+		if (!s->size || !n)
+			continue;
+		k = kms_upper_bound(&s->address, sorted, n, sizeof(*sorted),
+				    compare_range_start);
+		if (!k || k == n || s->address < sorted[k - 1].end)
+			continue;
+		before = &sorted[k - 1];
+		after = &sorted[k];
+		section = section_of(g, s->address);
+		if (section == KMS_NONE ||
+		    g->sections[section].flags & SHF_EXECINSTR ||
+		    section_of(g, before->start) != section ||
+		    section_of(g, after->start) != section ||
+		    !u->objects[before->unit] || !u->objects[after->unit] ||
+		    strcmp(u->objects[before->unit], u->objects[after->unit]))
+			continue;
+		err = gen_add_piece(g, section, s->address,
+				    (s->address + s->size < after->start ?
+				     s->address + s->size : after->start) -
+				    s->address, u->objects[after->unit],
+				    g->opts->vmlinux);
+		if (!err)
+			g->stats.enclosed_data++;
+	}
+	return err;
+}
+
 /* The storage of the units' variables (--dwarf --all-classes). */
 static struct kms_error *variable_pieces(struct gen *g,
 					 const struct kms_dwarf_units *u)
 {
 	size_t before = g->nr_pieces;
+	struct kms_dwarf_range *sorted;
 	struct kms_error *err;
 
 	err = unit_pieces(g, u, u->variables, u->nr_variables,
@@ -201,6 +253,19 @@ static struct kms_error *variable_pieces(struct gen *g,
 	g->stats.variables = g->nr_pieces - before;
 	g->stats.unsized_variables = u->unsized_variables;
 	g->stats.discarded_variables = u->discarded_variables;
+	if (err || !g->opts->dwarf)
+		return err;
+	sorted = malloc((u->nr_variables ? u->nr_variables : 1) *
+			sizeof(*sorted));
+	if (!sorted)
+		return &kms_error_nomem;
+	if (u->nr_variables) {
+		memcpy(sorted, u->variables, u->nr_variables * sizeof(*sorted));
+		qsort(sorted, u->nr_variables, sizeof(*sorted),
+		      compare_dwarf_ranges);
+	}
+	err = enclosed_pieces(g, u, sorted);
+	free(sorted);
 	return err;
 }
 

@@ -305,9 +305,10 @@ static void print_stats(const struct cli *cli,
 			stats->entries);
 	if ((cli->opts.dwarf || stats->lto_bytes) && cli->opts.all_classes)
 		fprintf(stderr,
-			"dwarf variables %zu unsized %zu discarded %zu outside %zu\n",
+			"dwarf variables %zu unsized %zu discarded %zu outside %zu enclosed %zu\n",
 			stats->variables, stats->unsized_variables,
-			stats->discarded_variables, stats->outside_variables);
+			stats->discarded_variables, stats->outside_variables,
+			stats->enclosed_data);
 	if (cli->opts.dwarf)
 		fprintf(stderr, "modules-from %s by-path %zu unknown %zu\n",
 			stats->module_ranges ? "modules.builtin.ranges" :

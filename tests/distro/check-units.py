@@ -32,6 +32,8 @@ object's first byte reads as that object's).  Prints:
   ambiguous text triples: N (S symbols)    (name, modules, object) that
       two text symbols share
   ambiguous data triples: N (S symbols)    the same among data symbols
+      (--all-classes), then those symbols by name (digits as N), whether
+      they lie in an object, and whether the symbol table sizes them
   modules.builtin: N, with a [module] on some symbol M, without K
 
 and, for each failing check, up to 10 examples.  Exits 1 when objects
@@ -279,9 +281,19 @@ def main(argv):
     for s in data:
         p = pieces.holding(s[0])
         data_obj.append(p[2] if p else None)
-    ddup = triples(data, data_obj)
-    print("ambiguous data triples: %d (%d symbols)" %
-          (len(ddup), sum(ddup.values())))
+    if any(data_obj):
+        ddup = triples(data, data_obj)
+        print("ambiguous data triples: %d (%d symbols)" %
+              (len(ddup), sum(ddup.values())))
+        kinds = Counter()
+        for s, o in zip(data, data_obj):
+            if (s[2], s[3], o) in ddup:
+                kind = re.sub(r"\.\d+$", ".N", s[2])
+                kinds[(kind, "in no object" if o is None else
+                       "in one object", "sizeless"
+                       if not sizes.get((s[0], s[2])) else "sized")] += 1
+        for (kind, where, sized), n in kinds.most_common(10):
+            print("  %d %s, %s, %s" % (n, kind, where, sized))
 
     if len(argv) == 8:
         carried = set()

@@ -34,7 +34,7 @@ cd "$tmp" || exit 1
 readelf --debug-dump=aranges "$vmlinux" > aranges || fail "readelf aranges"
 readelf --debug-dump=info --dwarf-depth=1 "$vmlinux" > units ||
 	fail "readelf info"
-nm -S --defined-only "$vmlinux" > nm || fail "nm"
+nm -S --defined-only "$vmlinux" > symbols || fail "nm"
 
 for run in text all; do
 	classes=
@@ -47,7 +47,7 @@ for run in text all; do
 	kms list -t "$run.kms" "$vmlinux" > "$run.list" ||
 		fail "$run: list"
 	echo "== $release, ${classes:---dwarf}: $(grep -E '^(pieces|dwarf units|modules-from)' "$run.stats" | tr '\n' ';')"
-	"$tests_dir/distro/check-units.py" "$vmlinux" aranges units nm \
+	"$tests_dir/distro/check-units.py" "$vmlinux" aranges units symbols \
 		"$run.list" "$run.explain" "$builtin" > "$run.check" ||
 		fail "$run: the tables disagree with the DWARF"
 	cat "$run.check"

@@ -9,9 +9,11 @@
 # each unit's range in a section other than .text (here .init.text)
 # starts 8 bytes into its first function: that function starts in a gap
 # and reaches into its unit's range, whose object and module it takes.
-# Two objects, linked at kernel addresses: kernel/bar.o (core) and
+# Three objects, linked at kernel addresses: kernel/bar.o (core) and
 # drivers/x/foo.o (built-in module foo, by its path), each with code in
-# .text and .init.text; foo_init has an alias, placed once.
+# .text and .init.text (foo_init has an alias, placed once), and
+# kernel/baz.o (core, data only); bar.o and baz.o each have a compound
+# literal between two of their variables (--all-classes).
 # shellcheck source=SCRIPTDIR/../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
@@ -52,6 +54,15 @@ __attribute__((section(".init.text"))) int bar_init(void)
 {
 	return bar_get(1);
 }
+
+int bar_d1 = 1;
+int *bar_ptr = (int[]){ 1, 2, 3 };
+int bar_d2 = 2;
+C
+cat > kernel/baz.c <<'C'
+int baz_d1 = 1;
+int *baz_ptr = (int[]){ 4, 5, 6 };
+int baz_d2 = 2;
 C
 cat > vmlinux.lds <<'L'
 ENTRY(bar_init)
@@ -66,13 +77,14 @@ SECTIONS
 	/DISCARD/ : { *(.comment) *(.note.*) *(.eh_frame) }
 }
 L
-for f in kernel/bar drivers/x/foo; do
-	"$cc" -O2 -g -fno-inline -fpatchable-function-entry=2 -ffreestanding \
+for f in kernel/bar kernel/baz drivers/x/foo; do
+	"$cc" -O2 -g -fno-inline -fno-toplevel-reorder \
+		-fpatchable-function-entry=2 -ffreestanding \
 		-fno-asynchronous-unwind-tables -c "$f.c" -o "$f.o" ||
 		fail "compile $f.c"
 done
 "$ld" --no-warn-rwx-segments -T vmlinux.lds -o vmlinux kernel/bar.o \
-	drivers/x/foo.o || fail "link"
+	kernel/baz.o drivers/x/foo.o || fail "link"
 echo kernel/drivers/x/foo.ko > modules.builtin
 
 # The NOPs at foo_init lie before its unit's range in .init.text.
@@ -86,7 +98,7 @@ EOF
 kms_gen --dwarf -s -ee -B modules.builtin -f sidecar -o v.kms vmlinux \
 	> explain 2> stats || fail "generate --dwarf"
 testrun_compare grep -e '^dwarf' -e '^modules-from' stats <<'EOF'
-dwarf units 2 unnamed 0 ranges 4 outside-text 0 overlaps 0 static-calls 0 paddings 0 entries 2
+dwarf units 3 unnamed 0 ranges 4 outside-text 0 overlaps 0 static-calls 0 paddings 0 entries 2
 modules-from paths by-path 1 unknown 0
 EOF
 # bar_init and foo_init (and its alias) from their symbols to where
@@ -110,10 +122,35 @@ ffff800008001000 T bar_init
 ffff800008001000 T _sinittext
 ffff800008001010 T foo_init	[foo]
 ffff800008001010 T foo_setup	[foo]
+ffff800008001020 D bar_d1
 ffff800008001020 T _einittext
 ffff800008001020 D _sdata
-ffff800008001048 B bar_count
-ffff80000800104c B foo_count
+ffff800008001028 d __compound_literal.0
+ffff800008001034 D bar_d2
+ffff800008001038 D baz_d1
+ffff800008001040 d __compound_literal.0
+ffff80000800104c D baz_d2
+ffff800008001078 D bar_ptr
+ffff800008001080 D baz_ptr
+ffff800008001088 B bar_count
+ffff80000800108c B foo_count
+EOF
+
+# Every class: each core object's compound literal (the compiler's
+# object, no DWARF variable) lies between two of its variables, so it is
+# that object's, and the two literals of one name are told apart.
+kms_gen --dwarf --all-classes -s -B modules.builtin -f sidecar -o all.kms \
+	vmlinux 2> all.stats || fail "generate --dwarf --all-classes"
+testrun_compare grep -e '^dwarf variables' -e ambiguous all.stats <<'EOF'
+pieces 16 objects 3 modular 1 multi-module 0 named 2 missing-cmd 0 ambiguous 0
+dwarf variables 8 unsized 0 discarded 0 outside 0 enclosed 2
+EOF
+kms list -t all.kms vmlinux > all.list || fail "list --all-classes"
+testrun_compare grep -e compound -e _d1 all.list <<'EOF'
+ffff800008001020 D bar_d1	{bar.o}
+ffff800008001028 d __compound_literal.0	{bar.o}
+ffff800008001038 D baz_d1	{baz.o}
+ffff800008001040 d __compound_literal.0	{baz.o}
 EOF
 
 finish

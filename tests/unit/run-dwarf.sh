@@ -81,7 +81,7 @@ cat text.diff - <<'EOF' | testrun_compare sh -c 'diff build-all.list dwarf-all.l
 > ffffffff81001018 d dup_count	{dup2.o}
 EOF
 testrun_compare grep '^dwarf variables' all.stats <<'EOF'
-dwarf variables 6 unsized 0 discarded 1 outside 0
+dwarf variables 6 unsized 0 discarded 1 outside 0 enclosed 0
 EOF
 testrun_compare sh -c "$KMS_WRAP '$KMS_BUILD/kallmodsyms' lookup -t dwarf-all.kms '$fx/vmlinux' liquid_ids+0xb calls.0 | cut -d' ' -f2-" <<'EOF'
 liquid_ids+0xb/0xc [liquid] [liquid_vf]

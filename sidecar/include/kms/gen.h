@@ -99,6 +99,8 @@ struct kms_gen_stats {
 	size_t variables, unsized_variables;
 	/* ...at 0 with no symbol there, ...in no section */
 	size_t discarded_variables, outside_variables;
+	/* ...data symbols between two variables of one object, placed */
+	size_t enclosed_data;
 	bool module_ranges;		/* modules.builtin.ranges was read */
 	size_t modules_by_path;		/* modules found as one object */
 	size_t unknown_modules;		/* ...not: their objects are unknown */

@@ -14,7 +14,8 @@ cd "$(dirname "$0")" || exit 1
 benches=("$@")
 [ ${#benches[@]} -gt 0 ] ||
 	benches=(table-size image-size gen-speed lookup-vs-addr2line runtime \
-		 native-parse tracing gdb-listing vmcore scale relink perf-script)
+		 native-parse tracing gdb-listing vmcore scale relink perf-script \
+		 dwarf-distro)
 
 status=0
 echo "kallmodsyms benchmarks, $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"

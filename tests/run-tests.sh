@@ -39,6 +39,9 @@
 #                default $default_kernels below
 #   KMS_EXTRA_KERNELS  more of them (make check-full: the clang, ThinLTO
 #                and defconfig kernels)
+#   KMS_DISTRO   non-empty: the tests of distributions' kernels too
+#                (kernels=distro; make check-full), one run per kernel
+#                of tests/distro/kernels
 
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -120,6 +123,14 @@ plan() {
 	full) [ -n "${KMS_FULL:-}" ] || [ -n "$named" ] || return 0 ;;
 	*) die "tests/$t: suite= is default or full" ;;
 	esac
+	# A distribution's kernel (make check-full): one run per release
+	# of tests/distro/kernels, the release as its KMS_KERNEL.
+	if [ "$tkernels" = distro ]; then
+		[ -n "${KMS_DISTRO:-}" ] || return 0
+		awk '!/^#/ && NF { print $1 }' tests/distro/kernels |
+			while read -r v; do echo "$t plain $v distro"; done
+		return 0
+	fi
 	if [ -z "$tkernels" ]; then
 		for m in $modes; do
 			has "$tmodes" "$m" && echo "$t $m - -"

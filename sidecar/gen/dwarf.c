@@ -4,9 +4,11 @@
  * its object file (--dwarf, and an LTO link's code).  Code no unit's
  * ranges hold is placed by its symbols where they say whose it is:
  * static-call trampolines by their keys, __pfx_ paddings by the function
- * after them.  With --dwarf --all-classes, the storage of each unit's
+ * after them, other symbols that start before a unit's range by the range
+ * they reach into.  With --dwarf --all-classes, the storage of each unit's
  * variables is that unit's data; image.c classes it as any piece.
  */
+#include <elf.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,13 +61,31 @@ range_holding(const struct kms_dwarf_range *sorted, size_t n, uint64_t addr)
 	return i && addr < sorted[i - 1].end ? &sorted[i - 1] : NULL;
 }
 
+/* The first range (in @sorted) that starts in (@start, @end), or NULL. */
+static const struct kms_dwarf_range *
+range_starting_in(const struct kms_dwarf_range *sorted, size_t n,
+		  uint64_t start, uint64_t end)
+{
+	size_t i = kms_upper_bound(&start, sorted, n, sizeof(*sorted),
+				   compare_range_start);
+
+	return i < n && sorted[i].start < end ? &sorted[i] : NULL;
+}
+
 /*
  * Code that no unit's ranges hold but whose unit is known all the same:
  *  - static-call trampolines __SCT__foo (top-level asm) belong to the unit
  *    that defines their key __SCK__foo;
  *  - the padding before a function (__pfx_foo, CONFIG_FUNCTION_PADDING)
  *    belongs to the unit of the function right after it; a unit's ranges
- *    start at its first function, not at the padding before it.
+ *    start at its first function, not at the padding before it;
+ *  - any other symbol that starts where no range is but reaches into one
+ *    belongs to that range's unit, up to where the range starts: arm64's
+ *    patchable function entries (-fpatchable-function-entry=2, the NOPs
+ *    ftrace patches) lie at the symbol, but GCC's DW_AT_low_pc is after
+ *    them, so a unit's range starts 8 bytes into its first function, and
+ *    a unit's ranges have holes where each later section's first
+ *    function starts.
  * Pieces already claimed are trimmed by gen_sort_pieces().
  */
 static struct kms_error *asm_pieces(struct gen *g,
@@ -73,6 +93,7 @@ static struct kms_error *asm_pieces(struct gen *g,
 {
 	struct kms_dwarf_range *sorted;
 	const struct kms_symbols *syms;
+	uint64_t last_entry = 0;	/* aliases, adjacent: placed once */
 	struct kms_error *err;
 	size_t i;
 
@@ -95,9 +116,10 @@ static struct kms_error *asm_pieces(struct gen *g,
 		const struct kms_dwarf_range *r;
 		const char *obj = NULL;
 		size_t *count = NULL;
+		uint64_t size = s->size;
 		uint32_t section;
 
-		if (!s->size)
+		if (!size)
 			continue;
 		if (!strncmp(s->name, "__SCT__", 7)) {
 			c = bsearch(s->name + 7, u->static_calls,
@@ -111,12 +133,21 @@ static struct kms_error *asm_pieces(struct gen *g,
 					  s->address + s->size);
 			obj = r ? u->objects[r->unit] : NULL;
 			count = &g->stats.paddings;
+		} else if (s->address != last_entry &&
+			   !range_holding(sorted, u->nr_ranges, s->address) &&
+			   (r = range_starting_in(sorted, u->nr_ranges,
+						  s->address,
+						  s->address + size))) {
+			obj = u->objects[r->unit];
+			size = r->start - s->address;
+			count = &g->stats.entries;
+			last_entry = s->address;
 		}
 		section = obj ? section_of(g, s->address) : KMS_NONE;
 		if (section == KMS_NONE ||
-		    s->address + s->size > g->sections[section].end)
+		    s->address + size > g->sections[section].end)
 			continue;
-		err = gen_add_piece(g, section, s->address, s->size, obj,
+		err = gen_add_piece(g, section, s->address, size, obj,
 				g->opts->vmlinux);
 		if (!err)
 			(*count)++;
@@ -159,11 +190,62 @@ static struct kms_error *unit_pieces(struct gen *g,
 	return NULL;
 }
 
+/*
+ * A data symbol no variable holds (__func__, compound literals: the
+ * compiler's objects) whose nearest variables before and after it, in
+ * its section, are of one object: that object's, up to the next
+ * variable.  Without -fdata-sections an object's data in one section is
+ * one input section, which no other object's bytes interrupt.  Sizeless
+ * symbols are left alone.
+ */
+static struct kms_error *enclosed_pieces(struct gen *g,
+					 const struct kms_dwarf_units *u,
+					 const struct kms_dwarf_range *sorted)
+{
+	const struct kms_symbols *syms;
+	struct kms_error *err;
+	size_t i, n = u->nr_variables;
+
+	err = gen_symtab(g, &syms);
+	for (i = 0; i < syms->nr && !err; i++) {
+		const struct kms_symbol *s = &syms->syms[i];
+		const struct kms_dwarf_range *before, *after;
+		uint32_t section;
+		size_t k;
+
+		if (!s->size || !n)
+			continue;
+		k = kms_upper_bound(&s->address, sorted, n, sizeof(*sorted),
+				    compare_range_start);
+		if (!k || k == n || s->address < sorted[k - 1].end)
+			continue;
+		before = &sorted[k - 1];
+		after = &sorted[k];
+		section = section_of(g, s->address);
+		if (section == KMS_NONE ||
+		    g->sections[section].flags & SHF_EXECINSTR ||
+		    section_of(g, before->start) != section ||
+		    section_of(g, after->start) != section ||
+		    !u->objects[before->unit] || !u->objects[after->unit] ||
+		    strcmp(u->objects[before->unit], u->objects[after->unit]))
+			continue;
+		err = gen_add_piece(g, section, s->address,
+				    (s->address + s->size < after->start ?
+				     s->address + s->size : after->start) -
+				    s->address, u->objects[after->unit],
+				    g->opts->vmlinux);
+		if (!err)
+			g->stats.enclosed_data++;
+	}
+	return err;
+}
+
 /* The storage of the units' variables (--dwarf --all-classes). */
 static struct kms_error *variable_pieces(struct gen *g,
 					 const struct kms_dwarf_units *u)
 {
 	size_t before = g->nr_pieces;
+	struct kms_dwarf_range *sorted;
 	struct kms_error *err;
 
 	err = unit_pieces(g, u, u->variables, u->nr_variables,
@@ -171,6 +253,19 @@ static struct kms_error *variable_pieces(struct gen *g,
 	g->stats.variables = g->nr_pieces - before;
 	g->stats.unsized_variables = u->unsized_variables;
 	g->stats.discarded_variables = u->discarded_variables;
+	if (err || !g->opts->dwarf)
+		return err;
+	sorted = malloc((u->nr_variables ? u->nr_variables : 1) *
+			sizeof(*sorted));
+	if (!sorted)
+		return &kms_error_nomem;
+	if (u->nr_variables) {
+		memcpy(sorted, u->variables, u->nr_variables * sizeof(*sorted));
+		qsort(sorted, u->nr_variables, sizeof(*sorted),
+		      compare_dwarf_ranges);
+	}
+	err = enclosed_pieces(g, u, sorted);
+	free(sorted);
 	return err;
 }
 

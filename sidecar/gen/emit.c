@@ -19,13 +19,32 @@
 
 #include "emit.h"
 
-/* A temporary file beside @path; *ret_tmp is malloc()ed. */
+/*
+ * A temporary file beside @path; *ret_tmp is malloc()ed.  Where @path is
+ * there and no regular file (-o /dev/null, a pipe), @path itself, opened
+ * for writing, and *ret_tmp a copy of @path: renaming over it would
+ * replace the device.
+ */
 static struct kms_error *open_temp(const char *path, char **ret_tmp,
 				   int *ret_fd)
 {
+	struct stat st;
 	char *tmp;
 	int fd;
 
+	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
+		tmp = strdup(path);
+		if (!tmp)
+			return &kms_error_nomem;
+		fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+		if (fd < 0) {
+			free(tmp);
+			return kms_error_errno(path, "cannot open");
+		}
+		*ret_tmp = tmp;
+		*ret_fd = fd;
+		return NULL;
+	}
 	if (asprintf(&tmp, "%s.tmpXXXXXX", path) < 0)
 		return &kms_error_nomem;
 	fd = mkstemp(tmp);
@@ -41,10 +60,19 @@ static struct kms_error *open_temp(const char *path, char **ret_tmp,
 	return NULL;
 }
 
-/* Make @tmp (open as @fd) the file @path, or remove it on failure. */
+/*
+ * Make @tmp (open as @fd) the file @path, or remove it on failure; where
+ * @tmp is @path (open_temp(): no regular file), only close it.
+ */
 static struct kms_error *commit_temp(const char *path, char *tmp, int fd,
 				     mode_t mode, struct kms_error *err)
 {
+	if (!strcmp(tmp, path)) {
+		if (close(fd) && !err)
+			err = kms_error_errno(path, "cannot close");
+		free(tmp);
+		return err;
+	}
 	if (!err && fchmod(fd, mode))
 		err = kms_error_errno(tmp, "cannot set mode");
 	if (!err && fsync(fd))

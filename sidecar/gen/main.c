@@ -298,15 +298,17 @@ static void print_stats(const struct cli *cli,
 			stats->lto_data_bytes, stats->lto_data_unplaced);
 	if (cli->opts.dwarf || stats->lto_bytes)
 		fprintf(stderr,
-			"dwarf units %zu unnamed %zu ranges %zu outside-text %zu overlaps %zu static-calls %zu paddings %zu\n",
+			"dwarf units %zu unnamed %zu ranges %zu outside-text %zu overlaps %zu static-calls %zu paddings %zu entries %zu\n",
 			stats->units, stats->skipped_units, stats->dwarf_ranges,
 			stats->outside_text, stats->overlaps,
-			stats->static_calls, stats->paddings);
+			stats->static_calls, stats->paddings,
+			stats->entries);
 	if ((cli->opts.dwarf || stats->lto_bytes) && cli->opts.all_classes)
 		fprintf(stderr,
-			"dwarf variables %zu unsized %zu discarded %zu outside %zu\n",
+			"dwarf variables %zu unsized %zu discarded %zu outside %zu enclosed %zu\n",
 			stats->variables, stats->unsized_variables,
-			stats->discarded_variables, stats->outside_variables);
+			stats->discarded_variables, stats->outside_variables,
+			stats->enclosed_data);
 	if (cli->opts.dwarf)
 		fprintf(stderr, "modules-from %s by-path %zu unknown %zu\n",
 			stats->module_ranges ? "modules.builtin.ranges" :

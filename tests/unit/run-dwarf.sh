@@ -81,7 +81,7 @@ cat text.diff - <<'EOF' | testrun_compare sh -c 'diff build-all.list dwarf-all.l
 > ffffffff81001018 d dup_count	{dup2.o}
 EOF
 testrun_compare grep '^dwarf variables' all.stats <<'EOF'
-dwarf variables 6 unsized 0 discarded 1 outside 0
+dwarf variables 6 unsized 0 discarded 1 outside 0 enclosed 0
 EOF
 testrun_compare sh -c "$KMS_WRAP '$KMS_BUILD/kallmodsyms' lookup -t dwarf-all.kms '$fx/vmlinux' liquid_ids+0xb calls.0 | cut -d' ' -f2-" <<'EOF'
 liquid_ids+0xb/0xc [liquid] [liquid_vf]
@@ -103,7 +103,7 @@ kms_gen --dwarf -s -e -B "$fx/modules.builtin" --modinfo modinfo \
 testrun_compare grep -v -e '^pieces' -e '^ranges' stats <<'EOF'
 kallmodsyms-gen: warning: 5 of 6 built-in modules have no object of their own name (multi-object modules, or no text); without modules.builtin.ranges their code counts as core kernel
 modularity modules.builtin not-modules 0
-dwarf units 17 unnamed 0 ranges 18 outside-text 0 overlaps 0 static-calls 0 paddings 0
+dwarf units 17 unnamed 0 ranges 18 outside-text 0 overlaps 0 static-calls 0 paddings 0 entries 0
 modules-from paths by-path 1 unknown 5
 EOF
 testrun_compare grep -e '^module' -e '^lib' -e '^fs' explain <<'EOF'

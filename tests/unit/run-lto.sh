@@ -73,7 +73,7 @@ kms_gen -s --all-classes -f sidecar -o "$tmp/lto-all.kms" "$lto/vmlinux" \
 testrun_compare grep -E '^(lto|dwarf variables) ' "$tmp/stats" <<'EXPECT'
 lto text 139 unplaced 3
 lto data 24 unplaced 0
-dwarf variables 6 unsized 0 discarded 1 outside 0
+dwarf variables 6 unsized 0 discarded 1 outside 0 enclosed 0
 EXPECT
 kms_gen -q --all-classes -f sidecar -o "$tmp/plain-all.kms" "$plain/vmlinux" ||
 	fail "kallmodsyms-gen --all-classes without LTO"

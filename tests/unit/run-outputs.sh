@@ -207,4 +207,19 @@ ffffffff81000012 t show$
 ffffffff8100002b t show^I{x86/kernel/smp.o}$
 EOF
 
+# An output that is there and no regular file (-o /dev/null, a pipe) is
+# written through, never renamed over: the FIFO stays a FIFO, and what
+# comes out of it is the sidecar.
+for f in sidecar asm; do
+	mkfifo out.fifo
+	timeout 20 cat out.fifo > through &
+	kms_gen -q -f "$f" -o out.fifo "$fx/vmlinux" || fail "-f $f into a FIFO"
+	wait $!
+	[ -p out.fifo ] || fail "-f $f: the FIFO was replaced"
+	kms_gen -q -f "$f" -o regular "$fx/vmlinux" || fail "-f $f"
+	assert_same regular through "-f $f through a FIFO"
+	rm -f out.fifo regular through
+done
+testrun_empty sh -c "ls | grep tmp || true"
+
 finish

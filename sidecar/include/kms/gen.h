@@ -93,11 +93,14 @@ struct kms_gen_stats {
 	size_t dwarf_ranges, outside_text; /* their ranges, ...not in text */
 	size_t static_calls;	/* trampolines placed by their keys' units */
 	size_t paddings;	/* __pfx_ paddings placed by their functions */
+	size_t entries;		/* symbols placed by the range they reach */
 	size_t overlaps;		/* ranges trimmed where units overlap */
 	/* --dwarf --all-classes: variables placed, ...of no size in DWARF, */
 	size_t variables, unsized_variables;
 	/* ...at 0 with no symbol there, ...in no section */
 	size_t discarded_variables, outside_variables;
+	/* ...data symbols between two variables of one object, placed */
+	size_t enclosed_data;
 	bool module_ranges;		/* modules.builtin.ranges was read */
 	size_t modules_by_path;		/* modules found as one object */
 	size_t unknown_modules;		/* ...not: their objects are unknown */

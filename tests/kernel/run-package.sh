@@ -209,6 +209,13 @@ KMSYMS  .tmp_vmlinux2.kallmodsyms.S
 KMSYMS  vmlinux (verify)
 EOF
 testrun_empty kallmodsyms-gen -q "${kclasses[@]}" --verify -b "$tmp/kbuild" "$vmlinux"
+# Debian's build flags (hardening, _FORTIFY_SOURCE) change no output: the
+# installed generator writes the checkout's tables, byte for byte.
+kallmodsyms-gen -q "${kclasses[@]}" -b "$tmp/kbuild" -f sidecar -o installed.kms \
+	"$vmlinux" || fail "the installed kallmodsyms-gen -f sidecar"
+"$KMS_BUILD/kallmodsyms-gen" -q "${kclasses[@]}" -b "$tmp/kbuild" -f sidecar \
+	-o checkout.kms "$vmlinux" || fail "the checkout's kallmodsyms-gen -f sidecar"
+assert_same installed.kms checkout.kms "the installed and the checkout's generator"
 testrun_compare sh -c "kallmodsyms find '$vmlinux' kms_sample_show | cut -f2-" <<'EOF'
 [kms_sample_a]	sympos=1
 [kms_sample_a] [kms_sample_b]	sympos=2

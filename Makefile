@@ -29,7 +29,7 @@ ifeq ($(WERROR),1)
 WARN += -Werror
 endif
 CFLAGS ?= -O2 -g
-ALL_CFLAGS := -std=gnu11 $(WARN) $(CFLAGS) $(SAN_FLAGS) \
+ALL_CFLAGS := -std=gnu11 $(WARN) $(CPPFLAGS) $(CFLAGS) $(SAN_FLAGS) \
 	      -Isidecar/include -D_GNU_SOURCE \
 	      -DKMS_VERSION_STRING='"$(VERSION)"' -MMD -MP
 LDLIBS := -ldw -lelf -lzstd
@@ -165,30 +165,37 @@ fuzz: fuzz-build
 	tests/fuzz/fuzz.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 MANDIR ?= $(PREFIX)/share/man
+MAN1 := sidecar/gen/kallmodsyms-gen.1 tools/kallmodsyms.1 \
+	tools/audit/kallmodsyms-audit.1
 
 # The debugger helpers, laid out as in the checkout: gdb/ and drgn/ find
-# the decoder they share in ../python.
+# the decoder they share in ../python, or where python3 finds it when
+# PYTHONDIR puts it elsewhere (the Debian package: dist-packages).  The
+# crash extension goes to CRASHDIR (the package: /usr/lib/crash/extensions,
+# where Debian's crash looks for "extend kallmodsyms.so").
 SCRIPTDIR ?= $(PREFIX)/share/kallmodsyms
 GDBDIR := $(SCRIPTDIR)/gdb
+PYTHONDIR ?= $(SCRIPTDIR)/python
+CRASHDIR ?= $(SCRIPTDIR)/crash
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
 		$(DESTDIR)$(GDBDIR)/kallmodsyms_gdb \
-		$(DESTDIR)$(SCRIPTDIR)/python/kallmodsyms $(DESTDIR)$(SCRIPTDIR)/drgn
+		$(DESTDIR)$(PYTHONDIR)/kallmodsyms $(DESTDIR)$(SCRIPTDIR)/drgn
 	install -m 755 $(PROGS) $(DESTDIR)$(BINDIR)
-	install -m 644 tools/kallmodsyms.1 $(DESTDIR)$(MANDIR)/man1
+	install -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1
 	install -m 644 gdb-scripts/kallmodsyms-gdb.py gdb-scripts/README.md \
 		$(DESTDIR)$(GDBDIR)
 	install -m 755 gdb-scripts/autoload.sh $(DESTDIR)$(GDBDIR)
 	install -m 644 gdb-scripts/kallmodsyms_gdb/*.py \
 		$(DESTDIR)$(GDBDIR)/kallmodsyms_gdb
 	install -m 644 python/kallmodsyms/*.py \
-		$(DESTDIR)$(SCRIPTDIR)/python/kallmodsyms
+		$(DESTDIR)$(PYTHONDIR)/kallmodsyms
 	install -m 644 drgn-scripts/*.py drgn-scripts/README.md \
 		$(DESTDIR)$(SCRIPTDIR)/drgn
 	if [ -f $(CRASH_EXT) ]; then \
-		install -d $(DESTDIR)$(SCRIPTDIR)/crash && \
-		install -m 755 $(CRASH_EXT) $(DESTDIR)$(SCRIPTDIR)/crash; \
+		install -d $(DESTDIR)$(CRASHDIR) && \
+		install -m 644 $(CRASH_EXT) $(DESTDIR)$(CRASHDIR); \
 	fi
 
 clean:
@@ -269,7 +276,7 @@ $(O)/pic/%.o: %.c
 
 $(CRASH_EXT): crash-extension/kallmodsyms.c $(PIC_LIB_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -fPIC -D$(CRASH_ARCH) -shared -o $@ \
+	$(CC) $(ALL_CFLAGS) -fPIC -D$(CRASH_ARCH) -shared $(ALL_LDFLAGS) -o $@ \
 		$(filter %.c %.o,$^) -lzstd
 
 -include $(PIC_LIB_OBJS:.o=.d) $(CRASH_EXT:.so=.d)

@@ -19,19 +19,23 @@ import gdb
 def _load():
     here = os.path.dirname(os.path.realpath(__file__))
     # The decoder the gdb and drgn helpers share, in ../python (in a
-    # checkout and installed alike).
+    # checkout, and installed by make install); the Debian package puts
+    # it where python3 finds it (dist-packages), and ../python is absent.
     shared = os.path.join(os.path.dirname(here), "python")
-    if not os.path.exists(os.path.join(shared, "kallmodsyms",
-                                       "constants.py")):
-        gdb.write("kallmodsyms: %s/kallmodsyms/constants.py is missing: "
-                  "run make in the kallmodsyms checkout first\n" % shared,
-                  gdb.STDERR)
-        return
+    paths = [here]
+    if os.path.isdir(os.path.join(shared, "kallmodsyms")):
+        if not os.path.exists(os.path.join(shared, "kallmodsyms",
+                                           "constants.py")):
+            gdb.write("kallmodsyms: %s/kallmodsyms/constants.py is "
+                      "missing: run make in the kallmodsyms checkout "
+                      "first\n" % shared, gdb.STDERR)
+            return
+        paths.append(shared)
     # Both first on the path, so that these copies are imported and not
     # another installed kallmodsyms.  Their order does not matter: this
     # script is named as gdb's OBJFILE-gdb.py scripts are, a name Python
     # cannot import, so it shadows neither package.
-    for d in (here, shared):
+    for d in paths:
         if d in sys.path:
             sys.path.remove(d)
         sys.path.insert(0, d)

@@ -13,6 +13,8 @@ packages=(
 	shellcheck python3-pyflakes
 	# the tests
 	binutils elfutils zstd gawk valgrind python3
+	# the Debian package (debian/, tests/kernel/run-package.sh)
+	dpkg-dev debhelper dh-python lintian man-db
 	# the fuzz targets (make fuzz)
 	clang-14 libclang-rt-14-dev
 	# building Linux 6.12 and 6.1

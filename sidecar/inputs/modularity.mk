@@ -11,6 +11,9 @@
 #   Y dir/obj.o              linked into vmlinux (real-obj-y)
 #   M dir/obj.o dir/mod.o    part of module mod (real-obj-m)
 #   L dir/obj.o              in the directory's lib.a (lib-y)
+#   C dir/obj.o dir/comp.o   part of composite comp in obj-y (foo-y, foo-objs):
+#                            built in, and module comp if modules.builtin
+#                            lists it (kbuild's KBUILD_MODFILE)
 #   D dir/sub                a subdirectory it descends into
 # Paths are relative to the top of the tree.
 
@@ -76,6 +79,7 @@ obj-m := $$(filter-out $$(obj-y),$$(obj-m))
 lib-y := $$(filter-out $$(obj-y), $$(sort $$(lib-y) $$(lib-m)))
 kms-sub-$(1) := $$(sort $$(subdir-y) $$(subdir-m) $$(patsubst %/,%,$$(filter %/, $$(obj-y) $$(obj-m))))
 $$(foreach o,$$(call real-search,$$(filter-out %/,$$(obj-y)),.o,-objs -y),$$(info Y $(call kms-prefix,$(1))$$(o)))
+$$(foreach c,$$(call multi-search,$$(filter-out %/,$$(obj-y)),.o,-objs -y),$$(foreach o,$$(call real-search,$$(c),.o,-objs -y),$$(info C $(call kms-prefix,$(1))$$(o) $(call kms-prefix,$(1))$$(c))))
 $$(foreach m,$$(filter-out %/,$$(obj-m)),$$(foreach o,$$(call real-search,$$(m),.o,-objs -y -m),$$(info M $(call kms-prefix,$(1))$$(o) $(call kms-prefix,$(1))$$(m))))
 $$(foreach o,$$(lib-y),$$(info L $(call kms-prefix,$(1))$$(o)))
 $$(foreach d,$$(kms-sub-$(1)),$$(info D $(call kms-prefix,$(1))$$(d)))

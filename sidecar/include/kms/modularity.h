@@ -104,7 +104,8 @@ bool kms_modularity_kconfig_cached(const struct kms_modularity *m);
  * "liquid-y := main.o common.o" or liquid-objs), or NULL past the last:
  * the modules kbuild compiles @path for (KBUILD_MODFILE), where
  * modules.builtin lists them.  An object shared by two composites has
- * both.  Of every evaluation the analysis ran (with as_is: the config's).
+ * both.  Only with as_is (the evaluator lists members then alone): the
+ * composites of the config as it is.
  */
 const char *kms_modularity_composite(const struct kms_modularity *m,
 				     const char *path, size_t n);

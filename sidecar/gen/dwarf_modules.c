@@ -268,16 +268,20 @@ size_t gen_unknown_modules(const struct gen *g,
 /* The vmlinux must be of the version of the sources -S names. */
 static struct kms_error *check_version(struct gen *g, const char *srctree)
 {
-	char release[KMS_RELEASE_MAX + 1], version[KMS_RELEASE_MAX + 1];
+	char version[KMS_RELEASE_MAX + 1];
+	struct kms_banner banner;
 	struct kms_error *err;
 
-	err = kms_elf_kernel_release(g->elf, release, sizeof(release));
+	err = kms_elf_banner(g->elf, &banner);
 	if (!err)
 		err = kms_tree_version(srctree, version, sizeof(version));
-	if (!err && !kms_release_of_version(release, version))
-		err = kms_error_fmt("%s: the sources of Linux %s, but %s is Linux %s: -S needs the sources it was built from",
+	if (!err && !kms_banner_of_version(&banner, version))
+		err = kms_error_fmt("%s: the sources of Linux %s, but %s is Linux %s%s%s%s: -S needs the sources it was built from",
 				    g->opts->srctree, version, g->elf->path,
-				    release);
+				    banner.release,
+				    banner.uts_version[0] ? " (" : "",
+				    banner.uts_version,
+				    banner.uts_version[0] ? ")" : "");
 	return err;
 }
 

@@ -11,12 +11,32 @@
 #include <kms/util.h>
 
 #define BANNER "Linux version "
+/* The banner's first line, as far as the tools read it. */
+#define BANNER_MAX 512
 
-struct kms_error *kms_elf_kernel_release(struct kms_elf *elf, char *buf,
-					 size_t size)
+/*
+ * @len bytes at @p (no NUL), printable, into @buf of @size: false if
+ * they do not fit or are not all printable.
+ */
+static bool copy_printable(const unsigned char *p, size_t len, char *buf,
+			   size_t size)
 {
-	size_t want = sizeof(BANNER) - 1 + KMS_RELEASE_MAX + 1, n;
-	const unsigned char *p = NULL;
+	size_t i;
+
+	if (!len || len >= size)
+		return false;
+	for (i = 0; i < len; i++)
+		if (p[i] < ' ' || p[i] >= 0x7f)
+			return false;
+	memcpy(buf, p, len);
+	buf[len] = '\0';
+	return true;
+}
+
+struct kms_error *kms_elf_banner(struct kms_elf *elf, struct kms_banner *ret)
+{
+	const unsigned char *p = NULL, *nl, *hash;
+	size_t n, len, k = sizeof(BANNER) - 1;
 	struct kms_error *err;
 	uint64_t addr;
 
@@ -27,24 +47,30 @@ struct kms_error *kms_elf_kernel_release(struct kms_elf *elf, char *buf,
 				      "no linux_banner: which kernel version it is cannot be told");
 	}
 	/* The banner may end its section (a test's image). */
-	for (n = want; n > sizeof(BANNER) - 1; n--) {
+	for (n = BANNER_MAX; n > k; n--) {
 		err = kms_elf_bytes_at(elf, addr, n, &p);
 		if (!err)
 			break;
 		kms_error_destroy(err);
+		p = NULL;
 	}
-	if (!p || memcmp(p, BANNER, sizeof(BANNER) - 1))
+	if (!p || memcmp(p, BANNER, k))
 		return kms_error_file(elf->path,
 				      "linux_banner does not say \"" BANNER "...\"");
-	p += sizeof(BANNER) - 1;
-	n -= sizeof(BANNER) - 1;
-	for (want = 0; want < n && p[want] > ' ' && p[want] < 0x7f; want++)
+	nl = memchr(p, '\n', n);
+	len = nl ? (size_t)(nl - p) : strnlen((const char *)p, n);
+	for (n = k; n < len && p[n] != ' '; n++)
 		;
-	if (!want || want == n || want >= size || p[want] != ' ')
+	if (!copy_printable(p + k, n - k, ret->release, sizeof(ret->release)))
 		return kms_error_file(elf->path,
 				      "linux_banner holds no release a kernel could have");
-	memcpy(buf, p, want);
-	buf[want] = '\0';
+	ret->uts_version[0] = '\0';
+	for (hash = NULL; n < len; n++)
+		if (p[n] == '#')
+			hash = p + n;
+	if (hash)
+		copy_printable(hash, p + len - hash, ret->uts_version,
+			       sizeof(ret->uts_version));
 	return NULL;
 }
 
@@ -116,16 +142,35 @@ struct kms_error *kms_tree_version(const char *srctree, char *buf,
 	return NULL;
 }
 
-bool kms_release_of_version(const char *release, const char *version)
+/* Does @release begin with @version, as kms_banner_of_version() says? */
+static bool of_version(const char *release, size_t len, const char *version)
 {
 	size_t k = strlen(version);
 	const char *rest = release + k;
 
-	if (strncmp(release, version, k))
+	if (len < k || strncmp(release, version, k))
 		return false;
-	if (isdigit((unsigned char)rest[0]) ||
-	    (rest[0] == '.' && isdigit((unsigned char)rest[1])))
+	len -= k;
+	if ((len && isdigit((unsigned char)rest[0])) ||
+	    (len > 1 && rest[0] == '.' && isdigit((unsigned char)rest[1])))
 		return false;
-	return !(strncmp(rest, "-rc", 3) == 0 &&
+	return !(len > 3 && strncmp(rest, "-rc", 3) == 0 &&
 		 isdigit((unsigned char)rest[3]));
+}
+
+bool kms_banner_of_version(const struct kms_banner *banner,
+			   const char *version)
+{
+	const char *w = banner->uts_version;
+	size_t n;
+
+	if (of_version(banner->release, strlen(banner->release), version))
+		return true;
+	for (; *w; w += n) {
+		w += strspn(w, " ");
+		n = strcspn(w, " ");
+		if (n && of_version(w, n, version))
+			return true;
+	}
+	return false;
 }

@@ -205,7 +205,7 @@ version_tree old 117 ''
 version_tree prefix 1 ''
 version_tree rc 118 -rc1
 for t in old:6.12.117 prefix:6.12.1 rc:6.12.118-rc1; do
-	testrun_error 1 "kallmodsyms-gen: ${t%%:*}: the sources of Linux ${t#*:}, but vmlinux is Linux 6.12.118+kms1-amd64: -S needs the sources it was built from" \
+	testrun_error 1 "kallmodsyms-gen: ${t%%:*}: the sources of Linux ${t#*:}, but vmlinux is Linux 6.12.118+kms1-amd64 (#1 SMP): -S needs the sources it was built from" \
 		kms_gen --dwarf -B "$fx/modules.builtin" -S "${t%%:*}" \
 		--config config -f sidecar -o out.kms vmlinux
 done
@@ -214,9 +214,21 @@ done
 printf 'Linux version 6.12.118-rc2 (kms@example.org) #1\n\0' > banner-rc
 objcopy --update-section .rodata.banner=banner-rc vmlinux vmlinux-rc 2> /dev/null ||
 	fail "objcopy (rc)"
-testrun_error 1 "kallmodsyms-gen: src: the sources of Linux 6.12.118, but vmlinux-rc is Linux 6.12.118-rc2: -S needs the sources it was built from" \
+testrun_error 1 "kallmodsyms-gen: src: the sources of Linux 6.12.118, but vmlinux-rc is Linux 6.12.118-rc2 (#1): -S needs the sources it was built from" \
 	kms_gen --dwarf -B "$fx/modules.builtin" -S src --config config \
 	-f sidecar -o out.kms vmlinux-rc
+# Debian 12's own kernels have an ABI name for a release (6.1.0-57-amd64)
+# and say their version in UTS_VERSION, the banner's end.
+printf 'Linux version 6.12.0-57-amd64 (debian-kernel@lists.debian.org) (gcc-12 (Debian 12.2.0-14) 12.2.0, GNU ld 2.40) # SMP PREEMPT_DYNAMIC Debian 6.12.118-3 (2026-11-26)\n\0' > banner-abi
+objcopy --update-section .rodata.banner=banner-abi vmlinux vmlinux-abi 2> /dev/null ||
+	fail "objcopy (ABI name)"
+kms_gen -q --dwarf -B "$fx/modules.builtin" --modinfo modinfo -S src \
+	--config config -f sidecar -o abi.kms vmlinux-abi ||
+	fail "generate --dwarf -S (ABI name)"
+testrun_compare sh -c "$KMS_WRAP '$KMS_BUILD/kallmodsyms' list -t abi.kms vmlinux-abi | diff - srctree.list; true" < /dev/null
+testrun_error 1 "kallmodsyms-gen: prefix: the sources of Linux 6.12.1, but vmlinux-abi is Linux 6.12.0-57-amd64 (# SMP PREEMPT_DYNAMIC Debian 6.12.118-3 (2026-11-26)): -S needs the sources it was built from" \
+	kms_gen --dwarf -B "$fx/modules.builtin" -S prefix --config config \
+	-f sidecar -o out.kms vmlinux-abi
 
 # Rejections: one line, the right status, nothing left behind.
 testrun_error 1 "kallmodsyms-gen: $fx/vmlinux: no linux_banner: which kernel version it is cannot be told" \

@@ -24,12 +24,19 @@
 #define KMS_RELEASE_MAX 64
 
 /*
- * The release of the kernel in @elf, from "Linux version RELEASE (...":
- * the string at linux_banner, into @buf (at least KMS_RELEASE_MAX + 1
- * bytes).  No linux_banner is KMS_ERR_ABSENT.
+ * What linux_banner says, "Linux version RELEASE (BUILDER) (COMPILER)
+ * UTS_VERSION": the release ("6.12.118+deb12-amd64") and UTS_VERSION,
+ * from its last '#' ("#1 SMP PREEMPT_DYNAMIC Debian 6.1.192-3
+ * (2026-11-26)": Debian 12's own kernels, whose release is an ABI name,
+ * 6.1.0-57-amd64, say their version there).
  */
-struct kms_error *kms_elf_kernel_release(struct kms_elf *elf, char *buf,
-					 size_t size);
+struct kms_banner {
+	char release[KMS_RELEASE_MAX + 1];
+	char uts_version[KMS_RELEASE_MAX + 1];
+};
+
+/* @elf's linux_banner.  No linux_banner is KMS_ERR_ABSENT. */
+struct kms_error *kms_elf_banner(struct kms_elf *elf, struct kms_banner *ret);
 
 /*
  * The version of the tree at @srctree, as its top-level Makefile composes
@@ -40,11 +47,13 @@ struct kms_error *kms_tree_version(const char *srctree, char *buf,
 				   size_t size);
 
 /*
- * Was a kernel of release @release built from a tree of version
- * @version?  The release must start with the version, and what follows
- * must not continue its numbers (6.12.1 is not 6.12.118) nor be a
- * release candidate's "-rcN" that the tree's EXTRAVERSION would say.
+ * Was the kernel of @banner built from a tree of version @version?  Its
+ * release, or else a word of its UTS_VERSION, must start with the
+ * version, and what follows must not continue its numbers (6.12.1 is not
+ * 6.12.118) nor be a release candidate's "-rcN" that the tree's
+ * EXTRAVERSION would say.
  */
-bool kms_release_of_version(const char *release, const char *version);
+bool kms_banner_of_version(const struct kms_banner *banner,
+			   const char *version);
 
 #endif /* KMS_KERNEL_VERSION_H */

@@ -124,17 +124,25 @@ struct kms_error *kms_modularity_analyze(const struct kms_modularity_options *op
 	return NULL;
 }
 
+/*
+ * The index of @path in @map, or UINT32_MAX: objects are kept by their
+ * normalized paths (read_evaluation()).
+ */
+static uint32_t find_object(const struct kms_strmap *map, const char *path)
+{
+	char normal[PATH_MAX];
+
+	if (snprintf(normal, sizeof(normal), "%s", path) >= (int)sizeof(normal))
+		return UINT32_MAX;
+	return kms_strmap_find(map, kms_path_normalize(normal));
+}
+
 enum kms_linkage kms_modularity_linkage(const struct kms_modularity *m,
 					const char *path,
 					const char **ret_module)
 {
-	char normal[PATH_MAX];
-	uint32_t i;
+	uint32_t i = find_object(&m->objects, path);
 
-	/* Objects are kept by their normalized paths (read_evaluation()). */
-	if (snprintf(normal, sizeof(normal), "%s", path) >= (int)sizeof(normal))
-		return KMS_LINK_UNKNOWN;
-	i = kms_strmap_find(&m->objects, kms_path_normalize(normal));
 	if (i == UINT32_MAX)
 		return KMS_LINK_UNKNOWN;
 	if (ret_module)
@@ -173,13 +181,9 @@ bool kms_modularity_kconfig_cached(const struct kms_modularity *m)
 const char *kms_modularity_composite(const struct kms_modularity *m,
 				     const char *path, size_t n)
 {
-	char normal[PATH_MAX];
+	uint32_t i = find_object(&m->members, path);
 	const struct member_of *l;
-	uint32_t i;
 
-	if (snprintf(normal, sizeof(normal), "%s", path) >= (int)sizeof(normal))
-		return NULL;
-	i = kms_strmap_find(&m->members, kms_path_normalize(normal));
 	if (i == UINT32_MAX)
 		return NULL;
 	l = &m->member_of[i];

@@ -240,6 +240,9 @@ testrun_error 1 "kallmodsyms-gen: src: no .config: give the kernel's own with --
 testrun_error 1 "kallmodsyms-gen: nosuch: cannot open: No such file or directory" \
 	kms_gen --dwarf -B "$fx/modules.builtin" -S nosuch -f sidecar \
 	-o out.kms vmlinux
+testrun_error 1 "kallmodsyms-gen: nosuch: cannot open: No such file or directory" \
+	kms_gen --dwarf -B "$fx/modules.builtin" -S src --config nosuch \
+	-f sidecar -o out.kms vmlinux
 mkdir empty
 testrun_error 1 "kallmodsyms-gen: empty/Makefile: cannot open: No such file or directory" \
 	kms_gen --dwarf -B "$fx/modules.builtin" -S empty --config config \

@@ -312,6 +312,9 @@ static struct kms_error *dwarf_composition(struct gen *g)
 	if (!err) {
 		mo.srctree = mo.objtree = srctree;
 		mo.config = config;
+		/* The image's architecture, whatever the config's header says. */
+		if (g->elf->arch && g->elf->arch->machine == EM_AARCH64)
+			mo.srcarch = "arm64";
 		err = kms_modularity_analyze(&mo, &g->composition);
 	}
 	g->stats.module_makefiles = !err;

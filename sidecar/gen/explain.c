@@ -10,9 +10,14 @@
 
 static void explain_unknown(const struct gen *g, const char *modpath)
 {
-	fprintf(g->opts->explain,
-		"module %s: objects unknown (no %s.o: a multi-object module, or no text; modules.builtin.ranges would tell)\n",
-		modpath, modpath);
+	if (g->composition)
+		fprintf(g->opts->explain,
+			"module %s: objects unknown (neither %s.o nor a member the Makefiles give it has text)\n",
+			modpath, modpath);
+	else
+		fprintf(g->opts->explain,
+			"module %s: objects unknown (no %s.o: a multi-object module, or no text; modules.builtin.ranges or -S would tell)\n",
+			modpath, modpath);
 }
 
 void gen_explain(struct gen *g)

@@ -64,6 +64,8 @@ static void release_gen(struct gen *g)
 	kms_module_ranges_destroy(g->module_ranges);
 	kms_symbols_destroy(g->symtab);
 	kms_modularity_destroy(g->modularity);
+	kms_modularity_destroy(g->composition);
+	kms_strmap_release(&g->composed_modules);
 	free(g->objects);
 	free(g->pieces);
 	free(g->lto);

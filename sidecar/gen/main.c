@@ -28,7 +28,8 @@
 static const char usage_text[] =
 	"usage: " PROG " [options] -f FORMAT [-o OUTPUT] VMLINUX\n"
 	"       " PROG " [options] --verify VMLINUX\n"
-	"       " PROG " --dwarf [-B FILE] [--modinfo FILE] [--ranges FILE] [options]\n"
+	"       " PROG " --dwarf [-B FILE] [--modinfo FILE]\n"
+	"                       [--ranges FILE | -S DIR [--config FILE]] [options]\n"
 	"                       -f FORMAT [-o OUTPUT] VMLINUX\n"
 	"\n"
 	"Write the kallmodsyms tables of a linked VMLINUX.\n"
@@ -48,13 +49,19 @@ static const char usage_text[] =
 	"                        from it (default: DIR/vmlinux.o.map)\n"
 	"  -B, --builtin FILE    modules.builtin (default: DIR/modules.builtin)\n"
 	"  -S, --srctree DIR     the kernel sources, when DIR has a .config\n"
-	"                        (default: DIR/source, or DIR)\n"
+	"                        (default: DIR/source, or DIR); with --dwarf,\n"
+	"                        the sources of VMLINUX's version, whose\n"
+	"                        Makefiles say which objects make each\n"
+	"                        multi-object module\n"
+	"      --config FILE     with --dwarf -S: the config VMLINUX was built\n"
+	"                        with (default: DIR/.config; a distribution's\n"
+	"                        /boot/config-RELEASE)\n"
 	"      --dwarf           no build tree: objects from VMLINUX's DWARF\n"
 	"                        compile units, modules from -B modules.builtin,\n"
 	"                        --modinfo and --ranges (at least one of them)\n"
 	"      --modinfo FILE    modules.builtin.modinfo (--dwarf)\n"
 	"      --ranges FILE     modules.builtin.ranges (--dwarf): which code\n"
-	"                        is in which module; without it only\n"
+	"                        is in which module; without it or -S only\n"
 	"                        single-object modules are found\n"
 	"      --modularity      judge what can be a module by the tree's\n"
 	"                        Kconfig and Makefiles (DIR has a .config),\n"
@@ -129,6 +136,7 @@ static const struct option longopts[] = {
 	{ "dwarf", no_argument, NULL, 'D' },
 	{ "modinfo", required_argument, NULL, 'I' },
 	{ "ranges", required_argument, NULL, 'R' },
+	{ "config", required_argument, NULL, 'C' },
 	{ "pad-to", required_argument, NULL, 'P' },
 	{ "verify", no_argument, NULL, 'v' },
 	{ "explain", no_argument, NULL, 'e' },
@@ -171,6 +179,7 @@ static int parse_options(int argc, char **argv, struct cli *cli)
 		case 'D': opts->dwarf = true; break;
 		case 'I': opts->modinfo = optarg; break;
 		case 'R': opts->ranges = optarg; break;
+		case 'C': opts->config = optarg; break;
 		case 'e':
 			opts->explain_ranges = opts->explain != NULL;
 			opts->explain = stdout;
@@ -211,6 +220,14 @@ static int check_options(struct cli *cli)
 	}
 	if (!opts->dwarf && (opts->modinfo || opts->ranges)) {
 		fprintf(stderr, PROG ": --modinfo and --ranges go with --dwarf\n");
+		return 2;
+	}
+	if (opts->config && (!opts->dwarf || !opts->srctree)) {
+		fprintf(stderr, PROG ": --config goes with --dwarf -S\n");
+		return 2;
+	}
+	if (opts->dwarf && opts->srctree && opts->ranges) {
+		fprintf(stderr, PROG ": --dwarf takes modules from --ranges or from -S, not both\n");
 		return 2;
 	}
 	if (cli->verify) {
@@ -309,7 +326,11 @@ static void print_stats(const struct cli *cli,
 			stats->variables, stats->unsized_variables,
 			stats->discarded_variables, stats->outside_variables,
 			stats->enclosed_data);
-	if (cli->opts.dwarf)
+	if (cli->opts.dwarf && stats->module_makefiles)
+		fprintf(stderr, "modules-from makefiles by-path %zu by-makefiles %zu unknown %zu\n",
+			stats->modules_by_path, stats->modules_by_makefiles,
+			stats->unknown_modules);
+	else if (cli->opts.dwarf)
 		fprintf(stderr, "modules-from %s by-path %zu unknown %zu\n",
 			stats->module_ranges ? "modules.builtin.ranges" :
 			"paths",

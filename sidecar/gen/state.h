@@ -101,6 +101,12 @@ struct gen {
 	/* DWARF mode: modules.builtin.ranges, and its names by object */
 	struct kms_module_ranges *module_ranges;
 	struct range_modules *range_modules;
+	/*
+	 * DWARF mode with -S: the sources' Makefiles evaluated with the
+	 * kernel's config, and the module paths an object got through them
+	 */
+	struct kms_modularity *composition;
+	struct kms_strmap composed_modules;
 };
 
 /* services.c: what every phase may call; it calls no other file here */

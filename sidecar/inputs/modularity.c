@@ -101,18 +101,18 @@ struct kms_error *kms_modularity_analyze(const struct kms_modularity_options *op
 	err = modularity_scratch_create(&s);
 	if (!err)
 		err = modularity_write_arch_makefile(o, &s);
-	if (!err && !o->already_modular)
+	if (!err && !o->as_is)
 		err = find_bools_cached(m, o, &s, config, len);
-	if (!err && !o->already_modular)
+	if (!err && !o->as_is)
 		err = modularity_write_eval_config(m, &s, config);
 	if (!err)
 		err = modularity_evaluate_makefiles(m, o, &s,
-						    o->already_modular ?
+						    o->as_is ?
 						    o->config : s.config_eval,
 						    false);
-	if (!err && o->classify_all && !o->already_modular)
+	if (!err && o->classify_all && !o->as_is)
 		err = modularity_evaluate_makefiles(m, o, &s, o->config, true);
-	if (!err && o->classify_all && !o->already_modular)
+	if (!err && o->classify_all && !o->as_is)
 		err = modularity_find_needs_y(m, o, &s);
 	modularity_scratch_remove(&s);
 	free(config);
@@ -124,17 +124,25 @@ struct kms_error *kms_modularity_analyze(const struct kms_modularity_options *op
 	return NULL;
 }
 
+/*
+ * The index of @path in @map, or UINT32_MAX: objects are kept by their
+ * normalized paths (read_evaluation()).
+ */
+static uint32_t find_object(const struct kms_strmap *map, const char *path)
+{
+	char normal[PATH_MAX];
+
+	if (snprintf(normal, sizeof(normal), "%s", path) >= (int)sizeof(normal))
+		return UINT32_MAX;
+	return kms_strmap_find(map, kms_path_normalize(normal));
+}
+
 enum kms_linkage kms_modularity_linkage(const struct kms_modularity *m,
 					const char *path,
 					const char **ret_module)
 {
-	char normal[PATH_MAX];
-	uint32_t i;
+	uint32_t i = find_object(&m->objects, path);
 
-	/* Objects are kept by their normalized paths (read_evaluation()). */
-	if (snprintf(normal, sizeof(normal), "%s", path) >= (int)sizeof(normal))
-		return KMS_LINK_UNKNOWN;
-	i = kms_strmap_find(&m->objects, kms_path_normalize(normal));
 	if (i == UINT32_MAX)
 		return KMS_LINK_UNKNOWN;
 	if (ret_module)
@@ -170,6 +178,18 @@ bool kms_modularity_kconfig_cached(const struct kms_modularity *m)
 	return m->bools_cached;
 }
 
+const char *kms_modularity_composite(const struct kms_modularity *m,
+				     const char *path, size_t n)
+{
+	uint32_t i = find_object(&m->members, path);
+	const struct member_of *l;
+
+	if (i == UINT32_MAX)
+		return NULL;
+	l = &m->member_of[i];
+	return n < l->nr ? m->composites.keys[l->composites[n]] : NULL;
+}
+
 size_t kms_modularity_nr_dirs(const struct kms_modularity *m)
 {
 	return m->nr_dirs;
@@ -177,12 +197,19 @@ size_t kms_modularity_nr_dirs(const struct kms_modularity *m)
 
 void kms_modularity_destroy(struct kms_modularity *m)
 {
+	size_t i;
+
 	if (!m)
 		return;
 	kms_strmap_release(&m->objects);
 	kms_strmap_release(&m->modules);
 	kms_strmap_release(&m->bools);
 	kms_strmap_release(&m->needs_y);
+	for (i = 0; i < m->members.nr; i++)
+		free(m->member_of[i].composites);
+	free(m->member_of);
+	kms_strmap_release(&m->members);
+	kms_strmap_release(&m->composites);
 	free(m->linkage);
 	free(m->module);
 	free(m);

@@ -3,14 +3,21 @@
 # Evaluate a kernel tree's kbuild Makefiles, as scripts/Makefile.build and
 # scripts/Makefile.lib do, without building anything: kallmodsyms-gen runs
 # it (embedded) with a config in which every tristate symbol set to y is m,
-# so that what could have been a module lands in obj-m.
+# so that what could have been a module lands in obj-m; or, with
+# kms-composites=y, with the config a kernel was built with, to learn which
+# objects make each of its built-in multi-object modules (--dwarf -S).
 #
-#   make -r -R -s -f modularity.mk srctree=DIR config=FILE arch=FILE
+#   make -r -R -s -f modularity.mk srctree=DIR config=FILE arch=FILE \
+#	[kms-composites=y]
 #
 # For each directory reached from the top-level Kbuild it prints
 #   Y dir/obj.o              linked into vmlinux (real-obj-y)
 #   M dir/obj.o dir/mod.o    part of module mod (real-obj-m)
 #   L dir/obj.o              in the directory's lib.a (lib-y)
+#   C dir/obj.o dir/comp.o   part of composite comp in obj-y (foo-y, foo-objs):
+#                            built in, and module comp if modules.builtin
+#                            lists it (kbuild's KBUILD_MODFILE); only with
+#                            kms-composites=y
 #   D dir/sub                a subdirectory it descends into
 # Paths are relative to the top of the tree.
 
@@ -76,6 +83,7 @@ obj-m := $$(filter-out $$(obj-y),$$(obj-m))
 lib-y := $$(filter-out $$(obj-y), $$(sort $$(lib-y) $$(lib-m)))
 kms-sub-$(1) := $$(sort $$(subdir-y) $$(subdir-m) $$(patsubst %/,%,$$(filter %/, $$(obj-y) $$(obj-m))))
 $$(foreach o,$$(call real-search,$$(filter-out %/,$$(obj-y)),.o,-objs -y),$$(info Y $(call kms-prefix,$(1))$$(o)))
+$(if $(kms-composites),$$(foreach c,$$(call multi-search,$$(filter-out %/,$$(obj-y)),.o,-objs -y),$$(foreach o,$$(call real-search,$$(c),.o,-objs -y),$$(info C $(call kms-prefix,$(1))$$(o) $(call kms-prefix,$(1))$$(c)))))
 $$(foreach m,$$(filter-out %/,$$(obj-m)),$$(foreach o,$$(call real-search,$$(m),.o,-objs -y -m),$$(info M $(call kms-prefix,$(1))$$(o) $(call kms-prefix,$(1))$$(m))))
 $$(foreach o,$$(lib-y),$$(info L $(call kms-prefix,$(1))$$(o)))
 $$(foreach d,$$(kms-sub-$(1)),$$(info D $(call kms-prefix,$(1))$$(d)))

@@ -25,6 +25,12 @@
 #include <kms/modularity.h>
 #include <kms/strmap.h>
 
+/* The composites in obj-y one object is a member of: indices in composites. */
+struct member_of {
+	uint32_t *composites;
+	size_t nr, cap;
+};
+
 struct kms_modularity {
 	struct kms_strmap objects;
 	unsigned char *linkage;		/* enum kms_linkage, per object */
@@ -33,6 +39,10 @@ struct kms_modularity {
 	struct kms_strmap modules;
 	struct kms_strmap bools;
 	struct kms_strmap needs_y;	/* bools kconfig turns off at m */
+	struct kms_strmap members;	/* of composites in obj-y ("C" lines) */
+	struct member_of *member_of;	/* per member */
+	size_t member_of_cap;
+	struct kms_strmap composites;
 	bool bools_cached;
 	size_t nr_dirs;
 };

@@ -101,17 +101,17 @@ kms_gen --dwarf -s -e -B "$fx/modules.builtin" --modinfo modinfo \
 	-f sidecar -o paths.kms "$fx/vmlinux" > explain 2> stats ||
 	fail "generate --dwarf without ranges"
 testrun_compare grep -v -e '^pieces' -e '^ranges' stats <<'EOF'
-kallmodsyms-gen: warning: 5 of 6 built-in modules have no object of their own name (multi-object modules, or no text); without modules.builtin.ranges their code counts as core kernel
+kallmodsyms-gen: warning: 5 of 6 built-in modules have no object of their own name (multi-object modules, or no text); without modules.builtin.ranges or -S their code counts as core kernel
 modularity modules.builtin not-modules 0
 dwarf units 17 unnamed 0 ranges 18 outside-text 0 overlaps 0 static-calls 0 paddings 0 entries 0
 modules-from paths by-path 1 unknown 5
 EOF
 testrun_compare grep -e '^module' -e '^lib' -e '^fs' explain <<'EOF'
-module drivers/a/mod_a: objects unknown (no drivers/a/mod_a.o: a multi-object module, or no text; modules.builtin.ranges would tell)
-module drivers/b/mod-b: objects unknown (no drivers/b/mod-b.o: a multi-object module, or no text; modules.builtin.ranges would tell)
-module drivers/net/liquid/liquid: objects unknown (no drivers/net/liquid/liquid.o: a multi-object module, or no text; modules.builtin.ranges would tell)
-module drivers/net/liquid/liquid_vf: objects unknown (no drivers/net/liquid/liquid_vf.o: a multi-object module, or no text; modules.builtin.ranges would tell)
-module fs/ext9/ext9: objects unknown (no fs/ext9/ext9.o: a multi-object module, or no text; modules.builtin.ranges would tell)
+module drivers/a/mod_a: objects unknown (no drivers/a/mod_a.o: a multi-object module, or no text; modules.builtin.ranges or -S would tell)
+module drivers/b/mod-b: objects unknown (no drivers/b/mod-b.o: a multi-object module, or no text; modules.builtin.ranges or -S would tell)
+module drivers/net/liquid/liquid: objects unknown (no drivers/net/liquid/liquid.o: a multi-object module, or no text; modules.builtin.ranges or -S would tell)
+module drivers/net/liquid/liquid_vf: objects unknown (no drivers/net/liquid/liquid_vf.o: a multi-object module, or no text; modules.builtin.ranges or -S would tell)
+module fs/ext9/ext9: objects unknown (no fs/ext9/ext9.o: a multi-object module, or no text; modules.builtin.ranges or -S would tell)
 fs/ext9/inode.o	{inode.o}
 fs/ext9/super.o	{super.o}
 lib/sort.o	[sort]

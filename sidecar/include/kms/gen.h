@@ -34,8 +34,12 @@ struct kms_gen_options {
 	/*
 	 * The kernel sources, for the modularity analysis (kms/modularity.h);
 	 * NULL: the build tree's "source" link, or the build tree itself.
+	 * With dwarf: the sources of the vmlinux's own version, whose
+	 * Makefiles, evaluated with config (NULL: srctree/.config), say which
+	 * objects make each multi-object module; NULL: none.
 	 */
 	const char *srctree;
+	const char *config;
 	/*
 	 * Judge which objects can be modules by the tree's Kconfig and
 	 * Makefiles (kms/modularity.h), when the build tree has a .config,
@@ -49,8 +53,8 @@ struct kms_gen_options {
 	 * No build tree: objects from the compile units of VMLINUX's DWARF,
 	 * modules from modules.builtin (builtin), modules.builtin.modinfo
 	 * (modinfo) and modules.builtin.ranges (ranges), each optional
-	 * (kms/dwarf_units.h, kms/modinfo.h, kms/module_ranges.h).  map,
-	 * o_map, build_dir and srctree are unused.
+	 * (kms/dwarf_units.h, kms/modinfo.h, kms/module_ranges.h), and
+	 * srctree's Makefiles.  map, o_map and build_dir are unused.
 	 *
 	 * Without it, an LTO link (ld.lld's maps name "lto.tmp" in place of
 	 * the object files) takes the objects of that text from the DWARF
@@ -102,7 +106,9 @@ struct kms_gen_stats {
 	/* ...data symbols between two variables of one object, placed */
 	size_t enclosed_data;
 	bool module_ranges;		/* modules.builtin.ranges was read */
+	bool module_makefiles;		/* srctree's Makefiles were read */
 	size_t modules_by_path;		/* modules found as one object */
+	size_t modules_by_makefiles;	/* ...as a member of a composite */
 	size_t unknown_modules;		/* ...not: their objects are unknown */
 };
 

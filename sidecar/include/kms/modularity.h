@@ -26,15 +26,20 @@ struct kms_modularity_options {
 	const char *srcarch;		/* NULL: x86 */
 	const char *arch;		/* ARCH (i386, sparc32); NULL: srcarch */
 	/*
-	 * The config already has every tristate symbol it can at m (an
-	 * allmodconfig): skip kconfig, evaluate the Makefiles with it as is.
+	 * Skip kconfig and evaluate the Makefiles with the config as it is:
+	 * for a config that already has every tristate symbol it can at m
+	 * (an allmodconfig), or to learn what this config links and which
+	 * composites it builds (kms_modularity_composite()), as for a
+	 * distribution's kernel, whose tree has no conf built.  Then
+	 * KMS_LINK_BUILTIN means "linked into vmlinux by this config", not
+	 * "never a module".
 	 */
-	bool already_modular;
+	bool as_is;
 	/*
 	 * Classify every object the config links (KMS_LINK_WHILE_Y), and find
 	 * the bools that need a tristate at y (kms_modularity_needs_y()):
 	 * one more run of make and one of conf, for the audit.  Ignored with
-	 * already_modular.
+	 * as_is.
 	 */
 	bool classify_all;
 	/*
@@ -92,6 +97,18 @@ bool kms_modularity_needs_y(const struct kms_modularity *m, const char *name);
 
 /* Did kconfig's answer come from o->cache? */
 bool kms_modularity_kconfig_cached(const struct kms_modularity *m);
+
+/*
+ * The @n-th composite object in obj-y that @path is a member of
+ * ("drivers/net/liquid/liquid.o" for drivers/net/liquid/main.o, from
+ * "liquid-y := main.o common.o" or liquid-objs), or NULL past the last:
+ * the modules kbuild compiles @path for (KBUILD_MODFILE), where
+ * modules.builtin lists them.  An object shared by two composites has
+ * both.  Only with as_is (the evaluator lists members then alone): the
+ * composites of the config as it is.
+ */
+const char *kms_modularity_composite(const struct kms_modularity *m,
+				     const char *path, size_t n);
 
 /* Directories the Makefiles descended into. */
 size_t kms_modularity_nr_dirs(const struct kms_modularity *m);

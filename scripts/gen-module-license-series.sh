@@ -15,7 +15,9 @@
 #                 /usr/src/linux-source-VERSION.tar.xz into a scratch dir)
 #   KMS_AUTHOR    'Name <email>' (default: kallmodsyms-audit's: git config)
 #   KMS_FINDINGS  a listing of an earlier --tree-wide run to use instead
-#                 of running it again
+#                 of running it again: its files are checked again against
+#                 the tree (kallmodsyms-audit --findings), and those that
+#                 no longer hold are left out with a note
 #   TMPDIR        where the scratch directory goes
 set -euo pipefail
 [ $# = 1 ] || [ $# = 2 ] || { echo "usage: $0 VERSION [OUTDIR]" >&2; exit 2; }
@@ -40,7 +42,7 @@ fi
 [ -f "$src/Makefile" ] || die "$src: not a kernel tree"
 
 if [ -n "${KMS_FINDINGS:-}" ]; then
-	cp "$KMS_FINDINGS" "$scratch/findings.txt"
+	"$audit" --findings "$KMS_FINDINGS" -S "$src" > "$scratch/findings.txt"
 else
 	"$audit" --tree-wide -S "$src" -o "$scratch/build" > "$scratch/findings.txt"
 fi

@@ -18,6 +18,8 @@
 #                 of running it again: its files are checked again against
 #                 the tree (kallmodsyms-audit --findings), and those that
 #                 no longer hold are left out with a note
+#   KMS_CHANGES   a file whose text goes into the cover letter as the
+#                 changes since the previous version (--changes)
 #   TMPDIR        where the scratch directory goes
 set -euo pipefail
 [ $# = 1 ] || [ $# = 2 ] || { echo "usage: $0 VERSION [OUTDIR]" >&2; exit 2; }
@@ -48,6 +50,7 @@ else
 fi
 args=(--findings "$scratch/findings.txt" -S "$src" --patches "$scratch/series")
 [ -n "${KMS_AUTHOR:-}" ] && args+=(--author "$KMS_AUTHOR")
+[ -n "${KMS_CHANGES:-}" ] && args+=(--changes "$KMS_CHANGES")
 "$audit" "${args[@]}"
 cp "$scratch/findings.txt" "$scratch/series/"
 

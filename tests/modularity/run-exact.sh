@@ -125,15 +125,22 @@ MODULE_LICENSE("GPL");
 C
 sed -n 's/shared/forced/p' old > old2
 sed -n '/a_bool/p' old >> old2
-audit --findings old2 -S src --patches series > out 2> err ||
+printf '  drv/shared.c left out: a tristate line builds it too\n' > changes
+audit --findings old2 -S src --patches series --changes changes > out 2> err ||
 	fail "--findings --patches exited $?"
 testrun_compare cat out <<'END'
 series: 1 patches, 1 files, 1 left alone
 END
-testrun_compare sed -n '/left alone/,/^$/p;/^  drv/p' series/0000-cover-letter.patch <<'END'
+testrun_compare sed -n '/left alone/,/^  kbuild/p' series/0000-cover-letter.patch <<'END'
 1 file is left alone, to be changed by hand:
 
   drv/a_bool.c: MODULE_LICENSE() inside #if 0: never compiled
+
+Changes since the previous version:
+
+  drv/shared.c left out: a tristate line builds it too
+
+  kbuild, drv: remove MODULE_LICENSE in non-modules (1 file)
 END
 testrun_compare grep '^-[^-]' series/0001-*.patch <<'END'
 -MODULE_LICENSE("GPL");
@@ -141,6 +148,11 @@ END
 
 testrun_error 2 "kallmodsyms-audit: --findings goes with -S SRCTREE and --patches alone" \
 	audit --findings old -S src -c
+testrun_error 2 "kallmodsyms-audit: --changes goes with --patches" \
+	audit --findings old -S src --changes changes
+testrun_error 1 "kallmodsyms-audit: nochanges: cannot open: No such file or directory" \
+	audit --findings old2 -S src --patches series2 --changes nochanges
+assert_absent series2
 printf 'drv/sti.c\tnot a listing\n' > bad
 testrun_error 1 "kallmodsyms-audit: bad: line 1: not a line of kallmodsyms-audit's listing" \
 	audit --findings bad -S src

@@ -41,6 +41,7 @@ struct options {
 	const char *patches;	/* --patches DIR */
 	const char *findings;	/* --findings FILE */
 	const char *author;
+	const char *changes;	/* --changes FILE */
 };
 
 /* With --patches, the findings, kept for patches_write(). */
@@ -99,6 +100,9 @@ static void usage(FILE *f)
 		"                        instead of analysing again; those that no\n"
 		"                        longer hold (a note says why) are left\n"
 		"                        out.  Without --patches: print the others\n"
+		"      --changes FILE    with --patches: FILE's text, as it is, in\n"
+		"                        the cover letter under \"Changes since the\n"
+		"                        previous version\"\n"
 		"      --author 'NAME <EMAIL>'  its author (default: $GIT_AUTHOR_NAME\n"
 		"                        and _EMAIL, else git config user.*)\n"
 		"  -h, --help            this text\n"
@@ -451,8 +455,20 @@ static struct kms_error *write_patches(const struct options *o,
 		.srctree = o->srctree, .dir = o->patches, .author = o->author,
 		.warnings = stderr, .prog = PROG,
 	};
+	_cleanup_free_ char *changes = NULL;
 	struct patches_stats st;
-	struct kms_error *err = patches_write(&po, list->f, list->nr, &st);
+	struct kms_error *err;
+	size_t size;
+
+	if (o->changes) {
+		err = kms_read_file(o->changes, 0, &changes, &size);
+		if (err)
+			return err;
+		if (memchr(changes, '\0', size))
+			return kms_error_file(o->changes, "not a text file");
+		po.changes = changes;
+	}
+	err = patches_write(&po, list->f, list->nr, &st);
 
 	if (!err)
 		printf("%s: %zu patches, %zu files, %zu left alone\n",
@@ -501,6 +517,10 @@ static int parse_jobs(const char *arg, unsigned int *ret)
 /* The options that do not go together: -1, or 2 after saying why. */
 static int check_args(const struct options *o)
 {
+	if (o->changes && !o->patches) {
+		fprintf(stderr, PROG ": --changes goes with --patches\n");
+		return 2;
+	}
 	if (o->patches && (o->objects || o->json || o->count)) {
 		fprintf(stderr, PROG ": --patches goes with none of --objects, "
 			"-j, -c\n");
@@ -543,6 +563,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "patches", required_argument, NULL, 'P' },
 		{ "author", required_argument, NULL, 'W' },
 		{ "findings", required_argument, NULL, 'F' },
+		{ "changes", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -566,6 +587,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		case 'P': o->patches = optarg; break;
 		case 'W': o->author = optarg; break;
 		case 'F': o->findings = optarg; break;
+		case 'C': o->changes = optarg; break;
 		case 'h': usage(stdout); return 0;
 		default:
 			fprintf(stderr, "see " PROG " --help\n");

@@ -134,7 +134,7 @@ END
 testrun_compare sed -n '/left alone/,/^  kbuild/p' series/0000-cover-letter.patch <<'END'
 1 file is left alone, to be changed by hand:
 
-  drv/a_bool.c: MODULE_LICENSE() inside #if 0: never compiled
+  drv/a_bool.c: MODULE_LICENSE() under #if 0
 
 Changes since the previous version:
 

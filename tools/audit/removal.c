@@ -312,7 +312,7 @@ const char *removal_find(const char *text, struct removal *ret)
 	if (lx.nr_found > 1)
 		return "MODULE_LICENSE() more than once";
 	if (lx.found_in_zero_if)
-		return "MODULE_LICENSE() inside #if 0: never compiled";
+		return "MODULE_LICENSE() under #if 0";
 	if (lx.found_in_module_if)
 		return "MODULE_LICENSE() inside #ifdef MODULE";
 	why = statement_lines(&lx, &r);

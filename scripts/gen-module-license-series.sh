@@ -15,7 +15,11 @@
 #                 /usr/src/linux-source-VERSION.tar.xz into a scratch dir)
 #   KMS_AUTHOR    'Name <email>' (default: kallmodsyms-audit's: git config)
 #   KMS_FINDINGS  a listing of an earlier --tree-wide run to use instead
-#                 of running it again
+#                 of running it again: its files are checked again against
+#                 the tree (kallmodsyms-audit --findings), and those that
+#                 no longer hold are left out with a note
+#   KMS_CHANGES   a file whose text goes into the cover letter as the
+#                 changes since the previous version (--changes)
 #   TMPDIR        where the scratch directory goes
 set -euo pipefail
 [ $# = 1 ] || [ $# = 2 ] || { echo "usage: $0 VERSION [OUTDIR]" >&2; exit 2; }
@@ -40,12 +44,13 @@ fi
 [ -f "$src/Makefile" ] || die "$src: not a kernel tree"
 
 if [ -n "${KMS_FINDINGS:-}" ]; then
-	cp "$KMS_FINDINGS" "$scratch/findings.txt"
+	"$audit" --findings "$KMS_FINDINGS" -S "$src" > "$scratch/findings.txt"
 else
 	"$audit" --tree-wide -S "$src" -o "$scratch/build" > "$scratch/findings.txt"
 fi
 args=(--findings "$scratch/findings.txt" -S "$src" --patches "$scratch/series")
 [ -n "${KMS_AUTHOR:-}" ] && args+=(--author "$KMS_AUTHOR")
+[ -n "${KMS_CHANGES:-}" ] && args+=(--changes "$KMS_CHANGES")
 "$audit" "${args[@]}"
 cp "$scratch/findings.txt" "$scratch/series/"
 

@@ -23,6 +23,7 @@
 #include <kms/util.h>
 
 #include "audit.h"
+#include "exact.h"
 #include "patches.h"
 #include "treewide.h"
 
@@ -40,6 +41,7 @@ struct options {
 	const char *patches;	/* --patches DIR */
 	const char *findings;	/* --findings FILE */
 	const char *author;
+	const char *changes;	/* --changes FILE */
 };
 
 /* With --patches, the findings, kept for patches_write(). */
@@ -92,10 +94,15 @@ static void usage(FILE *f)
 		"      --patches DIR     write the series that removes their\n"
 		"                        MODULE_LICENSE() into DIR (new), one patch\n"
 		"                        per MAINTAINERS section, and a cover letter\n"
-		"      --findings FILE   with --patches -S SRCTREE: take the files\n"
-		"                        from FILE, a listing this tool wrote (of a\n"
-		"                        configured tree, --allmodconfig or\n"
-		"                        --tree-wide), instead of analysing again\n"
+		"      --findings FILE   with -S SRCTREE: take the files from FILE, a\n"
+		"                        listing this tool wrote (of a configured\n"
+		"                        tree, --allmodconfig or --tree-wide),\n"
+		"                        instead of analysing again; those that no\n"
+		"                        longer hold (a note says why) are left\n"
+		"                        out.  Without --patches: print the others\n"
+		"      --changes FILE    with --patches: FILE's text, as it is, in\n"
+		"                        the cover letter under \"Changes since the\n"
+		"                        previous version\"\n"
 		"      --author 'NAME <EMAIL>'  its author (default: $GIT_AUTHOR_NAME\n"
 		"                        and _EMAIL, else git config user.*)\n"
 		"  -h, --help            this text\n"
@@ -186,17 +193,21 @@ static struct kms_error *keep_finding(struct patch_list *list,
 	return NULL;
 }
 
+static void patch_finding_release(struct patch_finding *f)
+{
+	free((char *)f->source);
+	free((char *)f->reason);
+	free((char *)f->license);
+	free((char *)f->tags);
+	free((char *)f->arches);
+}
+
 static void patch_list_release(struct patch_list *list)
 {
 	size_t i;
 
-	for (i = 0; i < list->nr; i++) {
-		free((char *)list->f[i].source);
-		free((char *)list->f[i].reason);
-		free((char *)list->f[i].license);
-		free((char *)list->f[i].tags);
-		free((char *)list->f[i].arches);
-	}
+	for (i = 0; i < list->nr; i++)
+		patch_finding_release(&list->f[i]);
 	free(list->f);
 }
 
@@ -357,24 +368,81 @@ static struct kms_error *parse_finding(struct patch_list *list, char *line,
 	return NULL;
 }
 
-/* --findings FILE: the findings of an earlier run, into @list. */
-static struct kms_error *read_findings(const char *file,
-				       struct patch_list *list)
+/*
+ * Does the finding for @source still hold in @srctree: its MODULE_LICENSE()
+ * outside comments, and no Makefile line that can make it a module (@x)?
+ * If not, one note on stderr says why.
+ */
+static bool still_holds(const char *srctree, const struct exact *x,
+			const char *source)
+{
+	char *path, *text, *license = NULL, *tags = NULL, *why = NULL;
+	size_t len = strlen(source);
+	bool says;
+
+	if (len < 3 || strcmp(source + len - 2, ".c") ||
+	    asprintf(&path, "%s/%s", srctree, source) < 0)
+		return true;	/* parse_finding's business */
+	text = read_text(path);
+	free(path);
+	says = text && scan_tags(text, &license, &tags);
+	free(license);
+	free(tags);
+	free(text);
+	if (!says) {
+		fprintf(stderr, PROG ": note: %s left out: no MODULE_LICENSE() outside comments\n",
+			source);
+		return false;
+	}
+	if (asprintf(&path, "%.*s.o", (int)(len - 2), source) < 0)
+		return true;
+	why = exact_module_line(x, path);
+	free(path);
+	if (why)
+		fprintf(stderr, PROG ": note: %s left out: %s\n", source, why);
+	free(why);
+	return !why;
+}
+
+/*
+ * --findings FILE: the findings of an earlier run that still hold in
+ * @srctree, into @list, or their lines printed (@print).
+ */
+static struct kms_error *read_findings(const char *file, const char *srctree,
+				       struct patch_list *list, bool print)
 {
 	_cleanup_free_ char *text = NULL;
 	struct kms_error *err = NULL;
+	struct exact *x = NULL;
 	char *line, *save = NULL;
-	size_t size, lineno = 0;
+	size_t size, lineno = 0, nr = 0;
 
 	err = kms_read_file(file, 0, &text, &size);
 	if (err)
 		return err;
 	if (memchr(text, '\0', size))
 		return kms_error_file(file, "not a text file");
+	err = exact_open(srctree, &x);
 	for (line = strtok_r(text, "\n", &save); line && !err;
-	     line = strtok_r(NULL, "\n", &save))
-		err = parse_finding(list, line, file, ++lineno);
-	if (!err && !list->nr)
+	     line = strtok_r(NULL, "\n", &save)) {
+		_cleanup_free_ char *copy = strdup(line);
+
+		if (!copy) {
+			err = &kms_error_nomem;
+			break;
+		}
+		lineno++;
+		nr++;
+		err = parse_finding(list, copy, file, lineno);
+		if (err || still_holds(srctree, x, list->f[list->nr - 1].source)) {
+			if (!err && print)
+				puts(line);
+			continue;
+		}
+		patch_finding_release(&list->f[--list->nr]);
+	}
+	exact_close(x);
+	if (!err && !nr)
 		err = kms_error_file(file, "no findings");
 	return err;
 }
@@ -387,8 +455,20 @@ static struct kms_error *write_patches(const struct options *o,
 		.srctree = o->srctree, .dir = o->patches, .author = o->author,
 		.warnings = stderr, .prog = PROG,
 	};
+	_cleanup_free_ char *changes = NULL;
 	struct patches_stats st;
-	struct kms_error *err = patches_write(&po, list->f, list->nr, &st);
+	struct kms_error *err;
+	size_t size;
+
+	if (o->changes) {
+		err = kms_read_file(o->changes, 0, &changes, &size);
+		if (err)
+			return err;
+		if (memchr(changes, '\0', size))
+			return kms_error_file(o->changes, "not a text file");
+		po.changes = changes;
+	}
+	err = patches_write(&po, list->f, list->nr, &st);
 
 	if (!err)
 		printf("%s: %zu patches, %zu files, %zu left alone\n",
@@ -396,15 +476,20 @@ static struct kms_error *write_patches(const struct options *o,
 	return err;
 }
 
-/* --findings FILE --patches DIR: the series, analysing nothing. */
+/*
+ * --findings FILE: its findings checked again, the series of those that
+ * hold (--patches DIR) or their lines; no configuration is analysed.
+ */
 static int patches_from(struct options *o, char *srctree)
 {
 	struct patch_list list = { 0 };
 	struct kms_error *err;
 
 	o->srctree = srctree;
-	err = read_findings(o->findings, &list);
-	if (!err)
+	err = read_findings(o->findings, srctree, &list, !o->patches);
+	if (!err && o->patches && !list.nr)
+		err = kms_error_file(o->findings, "no finding holds");
+	if (!err && o->patches)
 		err = write_patches(o, &list);
 	patch_list_release(&list);
 	free(srctree);
@@ -432,14 +517,18 @@ static int parse_jobs(const char *arg, unsigned int *ret)
 /* The options that do not go together: -1, or 2 after saying why. */
 static int check_args(const struct options *o)
 {
+	if (o->changes && !o->patches) {
+		fprintf(stderr, PROG ": --changes goes with --patches\n");
+		return 2;
+	}
 	if (o->patches && (o->objects || o->json || o->count)) {
 		fprintf(stderr, PROG ": --patches goes with none of --objects, "
 			"-j, -c\n");
 		return 2;
 	}
-	if (o->findings && (!o->patches || !o->srctree || o->allmodconfig ||
-			    o->tree_wide)) {
-		fprintf(stderr, PROG ": --findings goes with --patches and -S SRCTREE alone\n");
+	if (o->findings && (!o->srctree || o->allmodconfig || o->tree_wide ||
+			    o->objects || o->json || o->count)) {
+		fprintf(stderr, PROG ": --findings goes with -S SRCTREE and --patches alone\n");
 		return 2;
 	}
 	if (o->allmodconfig && !o->srctree) {
@@ -474,6 +563,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "patches", required_argument, NULL, 'P' },
 		{ "author", required_argument, NULL, 'W' },
 		{ "findings", required_argument, NULL, 'F' },
+		{ "changes", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -497,6 +587,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		case 'P': o->patches = optarg; break;
 		case 'W': o->author = optarg; break;
 		case 'F': o->findings = optarg; break;
+		case 'C': o->changes = optarg; break;
 		case 'h': usage(stdout); return 0;
 		default:
 			fprintf(stderr, "see " PROG " --help\n");

@@ -41,6 +41,20 @@ const char *agreement(const char *license, const char *spdx);
 bool scan_tags(const char *text, char **ret_license, char **ret_tags);
 
 /*
+ * The logical lines of directory @dir's Kbuild (else Makefile) in
+ * @srctree, continuations joined and make's comments cut, pointing into
+ * *@ret_text (both freed by the caller); NULL when it has none.
+ */
+char **audit_makefile_lines(const char *srctree, const char *dir,
+			    char **ret_text, size_t *ret_nr);
+
+/*
+ * The variable Makefile @line assigns to, into @name, if its right-hand
+ * side names @rel ("obj-$(CONFIG_FOO) += foo.o" for "foo.o").
+ */
+bool audit_assigns(const char *line, const char *rel, char *name, size_t size);
+
+/*
  * Why @obj, linked @linkage (not a module) by @m's analysis of @srctree,
  * is never a module: a sentence, and its class in *@ret_class.
  */

@@ -175,7 +175,10 @@ bool scan_tags(const char *text, char **ret_license, char **ret_tags)
 	return license != NULL;
 }
 
-/* A Makefile's logical lines (continuations joined), one per entry. */
+/*
+ * A Makefile's logical lines (continuations joined, comments cut), one per
+ * entry.
+ */
 static char **logical_lines(char *text, size_t *ret_nr)
 {
 	char **lines = NULL, *p = text, *w;
@@ -192,12 +195,32 @@ static char **logical_lines(char *text, size_t *ret_nr)
 	}
 	*w = '\0';
 	for (p = strtok(text, "\n"); p; p = strtok(NULL, "\n")) {
+		char *hash = p;
+
+		/* make's comment: from a '#' not escaped to the line's end. */
+		while ((hash = strchr(hash, '#')) && hash > p && hash[-1] == '\\')
+			hash++;
+		if (hash)
+			*hash = '\0';
 		if (KMS_RESERVE(lines, cap, nr + 1))
 			break;
 		lines[nr++] = p;
 	}
 	*ret_nr = nr;
 	return lines;
+}
+
+char **audit_makefile_lines(const char *srctree, const char *dir,
+			    char **ret_text, size_t *ret_nr)
+{
+	char path[PATH_MAX + 16];
+
+	snprintf(path, sizeof(path), "%s/%s/Kbuild", srctree, dir);
+	if (access(path, R_OK))
+		snprintf(path, sizeof(path), "%s/%s/Makefile", srctree, dir);
+	*ret_nr = 0;
+	*ret_text = read_text(path);
+	return *ret_text ? logical_lines(*ret_text, ret_nr) : NULL;
 }
 
 static bool has_word(const char *rhs, const char *word)
@@ -212,18 +235,17 @@ static bool has_word(const char *rhs, const char *word)
 	return false;
 }
 
-/*
- * The variable a Makefile line assigns to, into @name, if its right-hand
- * side names @rel ("obj-$(CONFIG_FOO) += foo.o" for "foo.o").
- */
-static bool assigns(char *line, const char *rel, char *name, size_t size)
+bool audit_assigns(const char *line, const char *rel, char *name, size_t size)
 {
-	char *lhs = line, *op, *rhs, *end;
+	const char *lhs = line, *op, *rhs, *end;
+	int depth = 0;
 
 	while (*lhs == ' ' || *lhs == '\t')
 		lhs++;
-	op = strpbrk(lhs, ":+=");
-	if (!op || op == lhs)
+	/* The operator: outside $(...) (obj-$(CONFIG_FOO:m=y) += foo.o). */
+	for (op = lhs; *op && (depth || !strchr(":+=", *op)); op++)
+		depth += (*op == '(') - (*op == ')');
+	if (!*op || op == lhs)
 		return false;
 	rhs = strchr(op, '=');
 	if (!rhs || !has_word(rhs + 1, rel))
@@ -241,9 +263,15 @@ static char *config_reason(const struct kms_modularity *m, const char *name,
 {
 	const char *sym = strstr(name, "$(CONFIG_");
 	char symbol[200], *reason;
+	size_t len = strcspn(sym + 9, ":)");
 
-	snprintf(symbol, sizeof(symbol), "%.*s",
-		 (int)strcspn(sym + 9, ")"), sym + 9);
+	snprintf(symbol, sizeof(symbol), "%.*s", (int)len, sym + 9);
+	if (!strncmp(sym + 9 + len, ":m=y)", 5)) {
+		/* obj-$(CONFIG_NVRAM:m=y): in obj-y whenever it is built. */
+		*ret_class = AUDIT_OTHER;
+		return asprintf(&reason, "%s: y when CONFIG_%s is m", name,
+				symbol) < 0 ? NULL : reason;
+	}
 	*ret_class = !kms_modularity_is_bool(m, symbol) ? AUDIT_OTHER :
 		     kms_modularity_needs_y(m, symbol) ?
 		     AUDIT_BOOL_NEEDS_Y : AUDIT_BOOL;
@@ -295,7 +323,7 @@ static char *explain_line(const char *srctree, const struct kms_modularity *m,
 {
 	char name[256];
 
-	if (!assigns(line, rel, name, sizeof(name)))
+	if (!audit_assigns(line, rel, name, sizeof(name)))
 		return NULL;
 	if (!strcmp(name, "obj-y")) {
 		*ret_class = AUDIT_ALWAYS;
@@ -316,14 +344,10 @@ static char *explain_in_dir(const char *srctree,
 			    const char *rel, int depth,
 			    enum audit_class *ret_class)
 {
-	char path[PATH_MAX + 16], *text, **lines, *reason = NULL;
+	char *text, **lines, *reason = NULL;
 	size_t nr, i;
 
-	snprintf(path, sizeof(path), "%s/%s/Kbuild", srctree, dir);
-	if (access(path, R_OK))
-		snprintf(path, sizeof(path), "%s/%s/Makefile", srctree, dir);
-	text = read_text(path);
-	lines = text ? logical_lines(text, &nr) : NULL;
+	lines = audit_makefile_lines(srctree, dir, &text, &nr);
 	for (i = 0; lines && i < nr && !reason; i++)
 		reason = explain_line(srctree, m, dir, rel, lines[i], depth,
 				      ret_class);

@@ -201,7 +201,10 @@ static size_t reason_class(const char *reason)
 	return 4;
 }
 
-/* The cover letter: why, the counts, the files left alone. */
+/*
+ * The cover letter: why, the counts, the files left alone, what changed
+ * since the previous version (as given).
+ */
 void write_cover(FILE *f, const struct series *s)
 {
 	static const char *const classes[] = {
@@ -236,6 +239,11 @@ void write_cover(FILE *f, const struct series *s)
 		if (s->items[i].refusal)
 			fprintf(f, "  %s: %s\n", s->items[i].f->source,
 				s->items[i].refusal);
+	if (s->o->changes && *s->o->changes)
+		fprintf(f, "\nChanges since the previous version:\n\n%s%s",
+			s->o->changes,
+			s->o->changes[strlen(s->o->changes) - 1] == '\n' ?
+			"" : "\n");
 	fprintf(f, "\n");
 	for (i = 0; i < s->nr_groups; i++)
 		fprintf(f, "  kbuild, %s: " SUBJECT " (%zu file%s)\n",

@@ -30,6 +30,8 @@ struct patches_options {
 	const char *dir;	/* the series, a directory that must not exist */
 	const char *author;	/* "Name <email>"; NULL: $GIT_AUTHOR_NAME and
 				 * _EMAIL, git config user.*, a default */
+	const char *changes;	/* the cover letter's "Changes since the
+				 * previous version" paragraph, or NULL */
 	FILE *warnings;		/* one line each ("PROG: ..."), or NULL */
 	const char *prog;	/* that PROG */
 };

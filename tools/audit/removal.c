@@ -17,12 +17,16 @@ struct lexer {
 	const char *p;
 	/* For each open #if: does it, or an #elif of it, name MODULE? */
 	bool if_module[MAX_IF_DEPTH];
+	/* ...is it an "#if 0" whose branch is still the dead one? */
+	bool if_zero[MAX_IF_DEPTH];
 	int depth;
 	int in_module_if;	/* open #ifs that name MODULE */
+	int in_zero_if;		/* open "#if 0" branches */
 	const char *found;	/* the MODULE_LICENSE token, outside macros */
 	int nr_found;
 	bool in_macro;		/* one sits in a #define */
 	bool found_in_module_if;
+	bool found_in_zero_if;
 };
 
 static bool ident_char(char c)
@@ -69,10 +73,75 @@ static const char *skip_comment(const char *p)
 	return p;
 }
 
+/*
+ * The directive's text from @start to @end into @buf, its comments made
+ * blanks: an "#if 0" whose comment says "def MODULE" (drivers/tty/serial/
+ * sunhv.c) names no MODULE.
+ */
+static void directive_code(const char *start, const char *end, char *buf,
+			   size_t size)
+{
+	size_t n = 0;
+
+	while (start < end && n + 1 < size) {
+		const char *q = skip_comment(start);
+
+		if (q != start) {
+			buf[n++] = ' ';
+			start = q < end ? q : end;
+			continue;
+		}
+		buf[n++] = *start++;
+	}
+	buf[n] = '\0';
+}
+
+/* Is @cond, a condition without its comments, "0"? */
+static bool is_zero(const char *cond)
+{
+	cond += strspn(cond, " \t\\\n");
+	return cond[0] == '0' && !cond[1 + strspn(cond + 1, " \t\\\n")];
+}
+
+/* #if, #ifdef, #ifndef: one level more, naming MODULE or "#if 0". */
+static void open_if(struct lexer *lx, const char *word, size_t len,
+		    const char *cond)
+{
+	bool module = has_ident(cond, strlen(cond), "MODULE");
+	bool zero = len == 2 && !strncmp(word, "if", 2) && is_zero(cond);
+
+	if (lx->depth < MAX_IF_DEPTH) {
+		lx->if_module[lx->depth] = module;
+		lx->if_zero[lx->depth] = zero;
+	}
+	lx->depth++;
+	lx->in_module_if += module;
+	lx->in_zero_if += zero;
+}
+
+/* #else or #elif of the innermost #if, @cond for an #elif. */
+static void next_branch(struct lexer *lx, const char *cond)
+{
+	int i = lx->depth - 1;
+
+	if (lx->depth <= 0 || lx->depth > MAX_IF_DEPTH)
+		return;
+	if (lx->if_zero[i]) {
+		lx->if_zero[i] = false;
+		lx->in_zero_if--;
+	}
+	if (cond && !lx->if_module[i] &&
+	    has_ident(cond, strlen(cond), "MODULE")) {
+		lx->if_module[i] = true;
+		lx->in_module_if++;
+	}
+}
+
 /* A preprocessor line at @lx->p ('#'), continuations included. */
 static void directive(struct lexer *lx)
 {
 	const char *start = lx->p + 1, *end = start, *word;
+	char cond[512];
 	size_t len;
 
 	while (*end && !(*end == '\n' && end[-1] != '\\'))
@@ -84,26 +153,22 @@ static void directive(struct lexer *lx)
 	while (ident_char(*start))
 		start++;
 	len = (size_t)(start - word);
+	directive_code(start, end, cond, sizeof(cond));
 	if (len == 6 && !strncmp(word, "define", 6)) {
 		if (has_ident(start, (size_t)(end - start), "MODULE_LICENSE"))
 			lx->in_macro = true;
 	} else if (len >= 2 && !strncmp(word, "if", 2)) {
-		bool module = has_ident(start, (size_t)(end - start), "MODULE");
-
-		if (lx->depth < MAX_IF_DEPTH)
-			lx->if_module[lx->depth] = module;
-		lx->depth++;
-		lx->in_module_if += module;
-	} else if (len == 4 && !strncmp(word, "elif", 4) && lx->depth > 0 &&
-		   lx->depth <= MAX_IF_DEPTH &&
-		   !lx->if_module[lx->depth - 1] &&
-		   has_ident(start, (size_t)(end - start), "MODULE")) {
-		lx->if_module[lx->depth - 1] = true;
-		lx->in_module_if++;
+		open_if(lx, word, len, cond);
+	} else if (len == 4 && !strncmp(word, "elif", 4)) {
+		next_branch(lx, cond);
+	} else if (len == 4 && !strncmp(word, "else", 4)) {
+		next_branch(lx, NULL);
 	} else if (len == 5 && !strncmp(word, "endif", 5) && lx->depth > 0) {
 		lx->depth--;
-		if (lx->depth < MAX_IF_DEPTH)
+		if (lx->depth < MAX_IF_DEPTH) {
 			lx->in_module_if -= lx->if_module[lx->depth];
+			lx->in_zero_if -= lx->if_zero[lx->depth];
+		}
 	}
 }
 
@@ -135,6 +200,7 @@ static void lex(struct lexer *lx)
 				lx->found = p;
 				lx->nr_found++;
 				lx->found_in_module_if |= lx->in_module_if > 0;
+				lx->found_in_zero_if |= lx->in_zero_if > 0;
 			}
 			line_start = false;
 		} else {
@@ -245,6 +311,8 @@ const char *removal_find(const char *text, struct removal *ret)
 		       "no MODULE_LICENSE()";
 	if (lx.nr_found > 1)
 		return "MODULE_LICENSE() more than once";
+	if (lx.found_in_zero_if)
+		return "MODULE_LICENSE() under #if 0";
 	if (lx.found_in_module_if)
 		return "MODULE_LICENSE() inside #ifdef MODULE";
 	why = statement_lines(&lx, &r);

@@ -18,8 +18,9 @@ struct removal {
  * The lines of @text to delete: the MODULE_LICENSE(...); statement, all
  * of its lines when it spans several, and one blank line when it sat
  * between two (or before the end of the file).  NULL, or why not, and
- * then nothing is rewritten: MODULE_LICENSE() is in a macro, inside an
- * #if that names MODULE, only in a comment, shares a line with other
+ * then nothing is rewritten: MODULE_LICENSE() is in a macro, under
+ * "#if 0" (never compiled), inside an #if that names MODULE (comments in
+ * the directive do not count), only in a comment, shares a line with other
  * code, comes more than once, or the file does not end with a newline.
  */
 const char *removal_find(const char *text, struct removal *ret);

@@ -71,7 +71,10 @@ char *patch_file_name(size_t number, const char *area);
 void write_patch(FILE *f, const struct series *s, size_t number,
 		 const struct group *g, const char *cc);
 
-/* patch_text.c: the cover letter: why, the counts, the files left alone. */
+/*
+ * patch_text.c: the cover letter: why, the counts, the files left alone,
+ * the changes since the previous version.
+ */
 void write_cover(FILE *f, const struct series *s);
 
 #endif /* KMS_AUDIT_SERIES_H */

@@ -25,6 +25,7 @@
 #include <kms/util.h>
 
 #include "audit.h"
+#include "exact.h"
 #include "treewide.h"
 
 /*
@@ -674,8 +675,28 @@ static void print_counts(const size_t *per_class, size_t files,
 	printf("not-x86\t%zu\n", non_x86);
 }
 
-/* The records sorted by object: each object none builds as a module. */
-static void report(struct treewide *t)
+/*
+ * Can some Makefile line make @obj a module all the same (exact.h)?  Then
+ * one note says which, and it is not listed.
+ */
+static bool module_elsewhere(const struct exact *x, const char *obj,
+			     FILE *notes)
+{
+	char *why = exact_module_line(x, obj);
+
+	if (!why)
+		return false;
+	fprintf(notes, PROG ": note: %.*s.c left out: %s\n",
+		(int)(strlen(obj) - 2), obj, why);
+	free(why);
+	return true;
+}
+
+/*
+ * The records sorted by object: each object none builds as a module and
+ * no Makefile line can make one.
+ */
+static void report(struct treewide *t, const struct exact *x, FILE *notes)
 {
 	size_t per_class[AUDIT_NR_CLASSES] = { 0 }, files = 0, non_x86 = 0;
 	struct record *r = t->records, *end = r + t->nr_records, *q;
@@ -689,7 +710,8 @@ static void report(struct treewide *t)
 
 		for (q = r; q < end && q->object == r->object; q++)
 			module |= q->class < 0;
-		if (module)
+		if (module || module_elsewhere(x, t->objects.keys[r->object],
+					       notes))
 			continue;
 		entry_init(t, &e, r, q);
 		if (!t->o->count)
@@ -736,6 +758,7 @@ struct kms_error *treewide_audit(const struct treewide_options *o,
 				 FILE *notes)
 {
 	struct treewide t = { .o = o };
+	struct exact *x = NULL;
 	struct kms_error *err;
 	size_t i, answered = 0;
 
@@ -766,7 +789,10 @@ struct kms_error *treewide_audit(const struct treewide_options *o,
 	if (!err && !answered)
 		err = kms_error_file(o->srctree, "no architecture could be configured and analysed");
 	if (!err)
-		report(&t);
+		err = exact_open(o->srctree, &x);
+	if (!err)
+		report(&t, x, notes);
+	exact_close(x);
 	treewide_release(&t);
 	return err;
 }

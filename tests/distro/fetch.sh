@@ -9,13 +9,37 @@
 # download, dpkg-deb --fsys-tarfile.  Prints the directory.
 #
 # usage: tests/distro/fetch.sh RELEASE ARCH
+#        tests/distro/fetch.sh --source X.Y
 
 set -euo pipefail
 # shellcheck source=SCRIPTDIR/../kernel/env.sh
 . "$(dirname "$0")/../kernel/env.sh"
 
 die() { echo "fetch.sh: $*" >&2; exit 1; }
-[ $# = 2 ] || die "usage: fetch.sh RELEASE ARCH"
+
+# fetch.sh --source X.Y: /usr/src/linux-source-X.Y.tar.xz (the package
+# linux-source-X.Y, which scripts/install-deps.sh installs for 6.1 and
+# 6.12) unpacked once into $cache/distro/src/; prints the tree.
+if [ "${1:-}" = --source ] && [ $# = 2 ]; then
+	src=$kms_cache/distro/src/linux-source-$2
+	tarball=/usr/src/linux-source-$2.tar.xz
+	mkdir -p "${src%/*}"
+	# Kernels of one version run side by side: one unpacks, the others wait.
+	exec 9> "$src.lock"
+	flock 9
+	if [ ! -f "$src/Makefile" ]; then
+		[ -f "$tarball" ] || die "$tarball: missing (apt-get install linux-source-$2)"
+		rm -rf "$src.tmp"
+		mkdir -p "$src.tmp"
+		tar -xf "$tarball" -C "$src.tmp" --strip-components=1 ||
+			die "$tarball: cannot unpack"
+		rm -rf "$src"
+		mv "$src.tmp" "$src"
+	fi
+	echo "$src"
+	exit 0
+fi
+[ $# = 2 ] || die "usage: fetch.sh RELEASE ARCH | --source X.Y"
 release=$1 arch=$2
 dir=$kms_cache/distro/$release
 debs=$kms_cache/distro/debs

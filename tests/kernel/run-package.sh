@@ -226,9 +226,13 @@ testrun_compare sh -c "kallmodsyms find '$vmlinux' kms_sample_show | cut -f2-" <
 [bool_notmod]	sympos=7
 sympos=8
 EOF
-# The gdb helpers, sourced from where the package put them, read it.
+# The gdb helpers, sourced from where the package put them, read it
+# (and nothing auto-loaded: a build with CONFIG_GDB_SCRIPTS has the
+# kernel's vmlinux-gdb.py beside vmlinux, which gdb's safe path refuses
+# with a warning).
 if command -v gdb > /dev/null; then
 	testrun_compare sh -c "gdb -batch -nx -iex 'set pagination off' \
+		-iex 'set auto-load off' \
 		-iex 'source /usr/share/kallmodsyms/gdb/kallmodsyms-gdb.py' \
 		-ex 'lx-kallmodsyms --file -m kms_sample_c kms_sample_*' \
 		'$vmlinux' | cut -d' ' -f2-" <<'EOF'

@@ -145,20 +145,29 @@ static struct kms_error *prepare(struct series *s,
 }
 
 
-/* @path's Cc addresses from the tree's get_maintainer.pl, one a line. */
+/*
+ * @path's Cc addresses from the tree's get_maintainer.pl, one a line.
+ * Its order among people of one MAINTAINERS section comes from Perl
+ * hashes, whose order Perl randomises per process (perlsec, "Algorithmic
+ * Complexity Attacks"): two runs on one tree gave clk-bcm2835-aux.c's Cc
+ * lines in two orders.  A fixed hash seed makes the series the same
+ * every time it is generated.
+ */
 static struct kms_error *get_maintainer(struct series *s, const char *path,
 					char **ret)
 {
 	char *argv[] = { "perl", "scripts/get_maintainer.pl", "--no-git",
 			 "--no-git-fallback", "--no-rolestats", (char *)path,
 			 NULL };
+	static const char *const env[] = { "PERL_HASH_SEED=0",
+					   "PERL_PERTURB_KEYS=0", NULL };
 	struct kms_run_output run;
 	struct kms_error *err;
 
 	*ret = NULL;
 	if (s->no_get_maintainer)
 		return NULL;
-	err = kms_run(argv, s->o->srctree, NULL, &run);
+	err = kms_run(argv, s->o->srctree, env, &run);
 	if (err)
 		return err;
 	if (run.status) {

@@ -3,19 +3,24 @@
 #
 # Extract the kernel's note parser (kernel/kallmodsyms.c and its header) as
 # the patch series creates them, into OUTDIR, for the userspace fuzz target:
-# the hunks of those files from 0002, applied to an empty tree.
+# the hunks of those files from 0002, applied to an empty tree.  Given a
+# patch number and files, those files' hunks from that patch instead
+# (perf's decoder, tools/perf/util/kallmodsyms.[ch] from 0013, for
+# tests/conformance/perf-judge.c).
 #
-# usage: extract-kernel.sh PATCHDIR OUTDIR
+# usage: extract-kernel.sh PATCHDIR OUTDIR [NUMBER FILE...]
 
 set -euo pipefail
 
 patches=$1
 out=$2
+number=${3:-0002}
 files="kernel/kallmodsyms.c include/linux/kallmodsyms.h"
+if [ $# -gt 3 ]; then files="${*:4}"; fi
 
 rm -rf "$out.tmp"
 mkdir -p "$out.tmp"
-for p in "$patches"/0002-*.patch; do
+for p in "$patches"/"$number"-*.patch; do
 	# Keep only the diff sections of our files; stop at the mail trailer.
 	awk -v files="$files" '
 		BEGIN { n = split(files, f, " "); for (i = 1; i <= n; i++) want["a/" f[i]] = 1 }

@@ -260,11 +260,11 @@ $(O)/perf/tools/perf/util/kallmodsyms.c: $(PERF_PATCHES) tests/fuzz/extract-kern
 		tools/perf/util/kallmodsyms.c tools/perf/util/kallmodsyms.h
 
 $(O)/kms-perf-judge: tests/conformance/perf-judge.c \
-		$(O)/perf/tools/perf/util/kallmodsyms.c \
+		$(O)/perf/tools/perf/util/kallmodsyms.c $(LIB) \
 		$(wildcard tests/conformance/perfshim/linux/*.h)
 	$(CC) -std=gnu11 $(CFLAGS) $(SAN_FLAGS) -D_GNU_SOURCE -MMD -MP \
-		-Itests/conformance/perfshim -I$(O)/perf/tools/perf \
-		-o $@ $< $(LDLIBS)
+		-Isidecar/include -Itests/conformance/perfshim \
+		-I$(O)/perf/tools/perf -o $@ $< $(LIB) $(LDLIBS)
 
 -include $(MKCORPUS_OBJS:.o=.d) $(O)/tests/conformance/judge.d \
 	 $(O)/kms-kernel-judge.d $(O)/kms-perf-judge.d

@@ -16,6 +16,8 @@
 #define HAVE_ZSTD_SUPPORT
 #include "util/kallmodsyms.c"
 
+#include <kms/util.h>
+
 #include "verdict.h"
 
 static void probes_of(const struct kallmodsyms *t, struct verdict_probes *p)
@@ -56,37 +58,6 @@ static void annotations(const char *path, const struct kallmodsyms *t)
 	free(p.addr);
 }
 
-/* @path's bytes, or NULL (said on stderr). */
-static unsigned char *read_all(const char *path, size_t *size)
-{
-	unsigned char *buf = NULL;
-	size_t cap = 0, got;
-	FILE *f = fopen(path, "rb");
-
-	if (!f) {
-		perror(path);
-		return NULL;
-	}
-	*size = 0;
-	do {
-		if (*size == cap) {
-			cap = cap ? 2 * cap : 65536;
-			buf = realloc(buf, cap);
-			if (!buf)
-				abort();
-		}
-		got = fread(buf + *size, 1, cap - *size, f);
-		*size += got;
-	} while (got);
-	if (ferror(f)) {
-		perror(path);
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	return buf;
-}
-
 int main(int argc, char **argv)
 {
 	int i = 1;
@@ -98,11 +69,15 @@ int main(int argc, char **argv)
 		struct kallmodsyms *t = NULL;
 		const void *desc;
 		size_t size, desc_size;
-		unsigned char *buf = read_all(argv[i], &size);
+		struct kms_error *err;
 		char msg[512] = "no kallmodsyms note";
+		char *buf;
 
-		if (!buf)
+		err = kms_read_file(argv[i], 0, &buf, &size);
+		if (err) {
+			fprintf(stderr, "kms-perf-judge: %s\n", err->message);
 			return 1;
+		}
 		reason = kallmodsyms__find_note(buf, size, true, &desc,
 						&desc_size);
 		if (reason == KMS_OK)

@@ -17,7 +17,8 @@
 # Deeper folders (sidecar/include/kms/) need no row.
 #
 # usage: scripts/check-folders.sh [README]   (prints one line per
-# problem, naming the folder or path; exits 1 if there is any)
+# problem, naming the folder or path, and exits 1; else one line of
+# counts)
 
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -89,4 +90,6 @@ for folder in "${folders[@]}"; do
 		bad=1
 	fi
 done
+[ "$bad" = 1 ] ||
+	echo "check-folders: ${#folders[@]} folders, each with a row in $readme's table"
 exit "$bad"

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Run the tests, each under every part of this run's matrix it declares,
-# two at a time (KMS_JOBS, default nproc); end with one summary line
+# KMS_JOBS at a time (default: nproc); end with one summary line
 # "N passed, N failed, N skipped" and exit non-zero on a failure.
 #
 # usage: tests/run-tests.sh [--build-kernels] [--list] [TEST...]

@@ -1,0 +1,129 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# kms-test: modes=plain suite=full (builds dtrace-utils twice: ~4 minutes)
+#
+# DTrace with tracers/dtrace's patches reads /proc/kallmodsyms: every text
+# symbol of the fixture's files, in each layout, is filed under each of its
+# modules (vmlinux without one); a file it cannot read makes it use
+# /proc/kallsyms and modules.builtin.ranges, as without the file, with one
+# message; and unpatched DTrace dies on a file whose first line is text.
+# libdtrace reads the files in place of /proc/kallsyms and /proc/kallmodsyms
+# in a mount namespace (tests/tracers/with-proc.sh): nothing is loaded into
+# the running kernel.  KMS_DTRACE_SRC: a dtrace-utils git repository with
+# the patches' base (default: a clone in the cache, dtrace-utils.git; the
+# test skips without one); KMS_DTRACE_FILES: more /proc/kallmodsyms
+# files to check, e.g. copies from booted guests.
+# shellcheck source=SCRIPTDIR/../lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+here=$tests_dir/tracers
+patches=$top/tracers/dtrace
+cache=${KALLMODSYMS_CACHE:-${XDG_CACHE_HOME:-${HOME:-/var/tmp}/.cache}/kallmodsyms}
+src=${KMS_DTRACE_SRC:-$cache/dtrace-utils.git}
+base=$(sed -n 's/^base-commit: //p' "$patches/0001-"*.patch)
+git -C "$src" cat-file -e "$base^{commit}" 2> /dev/null || {
+	echo "no dtrace-utils source with $base at $src (set KMS_DTRACE_SRC)"
+	exit 77
+}
+command -v bpf-gcc > /dev/null || command -v bpf-unknown-none-gcc > /dev/null || {
+	echo "gcc-bpf is not installed (dtrace-utils' README.md lists its packages)"
+	exit 77
+}
+unshare -m true 2> /dev/null || { echo "cannot make a mount namespace (unshare -m)"; exit 77; }
+
+mapfile -t series < <(sed "s|^|$patches/|" "$patches/series")
+patched=$("$here/build-dtrace.sh" "$src" "$base" "${series[@]}") || exit 1
+unpatched=$("$here/build-dtrace.sh" "$src" "$base") || exit 1
+for d in "$patched" "$unpatched"; do
+	gcc -std=gnu99 -D_GNU_SOURCE -Wall -Wextra -Werror \
+		-I"$d/src/include" -I"$d/src/uts/common" -I"$d/src/libdtrace" -I"$d/build" \
+		-o "$d/build/dtrace-lookup" "$here/dtrace-lookup.c" -L"$d/build" -ldtrace ||
+		fail "dtrace-lookup does not build against $d"
+done
+
+# lookup BUILD DIR FILE: dtrace-lookup's answers for FILE's symbols, with
+# DIR as /proc, into $tmp/answers; its stderr (DTrace's debug output) in
+# $tmp/debug.  Returns dtrace-lookup's status.
+lookup() {
+	python3 "$here/dtrace_files.py" queries "$3" > "$tmp/queries"
+	LD_LIBRARY_PATH=$1/build DTRACE_DEBUG=1 "$here/with-proc.sh" "$2" \
+		"$1/build/dtrace-lookup" < "$tmp/queries" > "$tmp/answers" 2> "$tmp/debug"
+}
+
+# check DIR FILE: patched DTrace files FILE's symbols as FILE says.
+check() {
+	lookup "$patched" "$1" "$2" || { fail "$1: dtrace-lookup exited $?"; return; }
+	python3 "$here/dtrace_files.py" check "$2" "$tmp/answers" > "$tmp/check" ||
+		{ fail "$1: DTrace filed symbols elsewhere"; cat "$tmp/check" >&2; }
+	grep -q 'falling back' "$tmp/debug" && fail "$1: fell back to /proc/kallsyms"
+	head -n 1 "$tmp/check"
+}
+
+fx=$(fixture relocatable)
+kms_gen -f sidecar -o "$tmp/fx.kms" "$fx/vmlinux" 2> /dev/null
+kms list -t "$tmp/fx.kms" "$fx/vmlinux" > "$tmp/list" || fail "kallmodsyms list failed"
+kms export -f ranges -t "$tmp/fx.kms" "$fx/vmlinux" > "$tmp/ranges" || fail "export failed"
+python3 "$here/dtrace_files.py" make "$tmp/list" "$tmp/ranges" "$tmp/files"
+f=$tmp/files
+
+# Each layout; a name of 200 bytes (over DTrace 2.0's 128) in a module;
+# a line with ten modules.
+for l in x86 arm64 uek; do
+	check "$f/$l" "$f/$l/kallmodsyms"
+done
+long=liquid_vf_init_$(printf 'l%.0s' $(seq 185))
+mkdir "$f/long-name" "$f/ten-modules"
+sed "s/ liquid_vf_init\t/ $long\t/" "$f/x86/kallmodsyms" > "$f/long-name/kallmodsyms"
+grep -q "$long" "$f/long-name/kallmodsyms" || fail "no long name made"
+sed 's/\(liquid_probe\t\[liquid\] \[liquid_vf\]\)/\1 [m3] [m4] [m5] [m6] [m7] [m8] [m9] [m10]/' \
+	"$f/x86/kallmodsyms" > "$f/ten-modules/kallmodsyms"
+grep -q '\[m10\]' "$f/ten-modules/kallmodsyms" || fail "no ten modules made"
+for c in long-name ten-modules; do
+	check "$f/$c" "$f/$c/kallmodsyms"
+done
+for file in ${KMS_DTRACE_FILES:-}; do
+	mkdir -p "$tmp/real" && cp "$file" "$tmp/real/kallmodsyms"
+	check "$tmp/real" "$tmp/real/kallmodsyms"
+done
+
+# Bad files: DTrace says which line, once, and then makes of /proc/kallsyms
+# exactly what it makes of it when there is no /proc/kallmodsyms.
+mkdir "$f/plain"
+cp "$f/x86/kallsyms" "$tmp/ranges" "$f/plain/"
+cp "$tmp/ranges" "$f/plain/modules.builtin.ranges"
+lookup "$patched" "$f/plain" "$f/x86/kallmodsyms" || fail "plain: dtrace-lookup exited $?"
+mv "$tmp/answers" "$tmp/plain-answers"
+n=$(printf 'x%.0s' $(seq 3980))
+for c in truncated long-line empty; do
+	mkdir "$f/$c"
+	cp "$f/plain/kallsyms" "$f/plain/modules.builtin.ranges" "$f/$c/"
+done
+head -n 11 "$f/x86/kallmodsyms" > "$f/truncated/kallmodsyms"
+sed -n 12p "$f/x86/kallmodsyms" | head -c 20 >> "$f/truncated/kallmodsyms"
+sed "8s/\t.*//; 8s/\$/$n/" "$f/x86/kallmodsyms" > "$f/long-line/kallmodsyms"
+[ "$(sed -n 8p "$f/long-line/kallmodsyms" | wc -c)" -gt 4000 ] || fail "no long line made"
+: > "$f/empty/kallmodsyms"
+for c in truncated:12 long-line:8 empty:; do
+	lookup "$patched" "$f/${c%:*}" "$f/x86/kallmodsyms" || fail "$c: dtrace-lookup exited $?"
+	cmp -s "$tmp/plain-answers" "$tmp/answers" || fail "${c%:*}: not what /proc/kallsyms gives"
+	grep -o 'warning: /proc/kallmodsyms.*' "$tmp/debug" > "$tmp/warning"
+	case $c in
+	*:) want='warning: /proc/kallmodsyms: no core kernel symbols in 0 lines: falling back to /proc/kallsyms' ;;
+	*) want="warning: /proc/kallmodsyms line ${c#*:} unreadable: .*: falling back to /proc/kallsyms" ;;
+	esac
+	grep -xq "$want" "$tmp/warning" && [ "$(wc -l < "$tmp/warning")" = 1 ] ||
+		{ fail "${c%:*}: not one warning matching '$want'"; cat "$tmp/warning" >&2; }
+	echo "${c%:*}: $(cut -c1-100 "$tmp/warning")"
+done
+
+# Unpatched DTrace dies in dtrace_open() on a file whose first line is
+# text, and reads no text symbol of the x86 layout.
+lookup "$unpatched" "$f/arm64" "$f/arm64/kallmodsyms"
+status=$?
+[ "$status" = 139 ] || fail "unpatched DTrace on arm64's layout: exit $status, not SIGSEGV"
+echo "unpatched, arm64 layout: exit $status"
+lookup "$unpatched" "$f/x86" "$f/x86/kallmodsyms" || fail "unpatched x86: exit $?"
+grep -c ' -$' "$tmp/answers" | { read -r n
+	[ "$n" -gt 0 ] || fail "unpatched DTrace read the x86 layout"
+	echo "unpatched, x86 layout: $n of $(wc -l < "$tmp/answers") lookups fail"; }
+finish

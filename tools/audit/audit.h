@@ -63,7 +63,7 @@ char *audit_reason(const char *srctree, const struct kms_modularity *m,
 		   enum audit_class *ret_class);
 
 /*
- * @s as a quoted JSON string on @f (not tools/json.h's json_string(), a
+ * @s as a quoted JSON string on @f (not kms/json.h's json_string(), a
  * keyed member of a document the inspector builds).
  */
 void audit_json_string(FILE *f, const char *s);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "json.h"
+/* A streaming JSON writer (kms/json.h). */
+#include <kms/json.h>
 
 void json_init(struct json *j, FILE *f)
 {

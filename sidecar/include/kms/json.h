@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A small streaming JSON writer for the inspector's --json output.  Kernel
+ * A small streaming JSON writer, for the tools' --json output.  Kernel
  * addresses exceed 2^53 and are written as hex strings ("0xffffffff81000000").
  * Commas and nesting are tracked here; callers only say what comes next.
+ * Plumbing: it writes to a stdio stream and needs nothing else; a write
+ * error is the stream's (ferror()), as with any stdio output.
  */
 #ifndef KMS_JSON_H
 #define KMS_JSON_H

@@ -145,7 +145,10 @@ static void print_objects(const struct options *o,
 			  const struct kms_modularity *m)
 {
 	size_t i, n = kms_modularity_nr_objects(m);
+	struct json j;
 
+	if (o->json)
+		audit_json_open(&j);
 	for (i = 0; i < n; i++) {
 		enum kms_linkage linkage;
 		const char *obj = kms_modularity_object(m, i, &linkage);
@@ -153,22 +156,18 @@ static void print_objects(const struct options *o,
 
 		kms_modularity_linkage(m, obj, &module);
 		if (o->json) {
-			printf("%s{\"object\": ", i ? ",\n " : "[");
-			audit_json_string(stdout, obj);
-			printf(", \"linkage\": \"%s\", \"module\": ",
-			       linkage_name(linkage));
-			if (module)
-				audit_json_string(stdout, module);
-			else
-				fputs("null", stdout);
-			putchar('}');
+			json_begin_object(&j, NULL);
+			json_string(&j, "object", obj);
+			json_string(&j, "linkage", linkage_name(linkage));
+			json_string_or_null(&j, "module", module);
+			json_end_object(&j);
 			continue;
 		}
 		printf("%s\t%s%s%s\n", obj, linkage_name(linkage),
 		       module ? "\t" : "", module ? module : "");
 	}
 	if (o->json)
-		printf("%s]\n", n ? "\n" : "");
+		audit_json_close(&j);
 }
 
 /* Keep a finding for --patches: @reason, @license, @tags are taken. */
@@ -230,27 +229,19 @@ static bool read_source(const struct options *o, const char *obj,
 	return *ret_text != NULL;
 }
 
-/* One finding as a member of the -j array; @first: the array's first. */
-static void print_json_finding(const struct finding *f, bool first)
+/* One finding as a member of the -j array. */
+static void print_json_finding(struct json *j, const struct finding *f)
 {
-	printf("%s{\"source\": ", first ? "[" : ",\n ");
-	audit_json_string(stdout, f->source);
-	printf(", \"object\": ");
-	audit_json_string(stdout, f->object);
-	printf(", \"why\": ");
-	audit_json_string(stdout, f->reason);
-	printf(", \"class\": \"%s\"", audit_class_name(f->class));
-	printf(", \"license\": ");
-	audit_json_string(stdout, f->license);
-	printf(", \"spdx\": ");
-	if (f->spdx)
-		audit_json_string(stdout, f->spdx);
-	else
-		fputs("null", stdout);
-	printf(", \"agreement\": \"%s\", \"tags\": ",
-	       agreement(f->license, f->spdx));
-	audit_json_string(stdout, f->tags ? f->tags : "");
-	putchar('}');
+	json_begin_object(j, NULL);
+	json_string(j, "source", f->source);
+	json_string(j, "object", f->object);
+	json_string(j, "why", f->reason ? f->reason : "");
+	json_string(j, "class", audit_class_name(f->class));
+	json_string(j, "license", f->license);
+	json_string_or_null(j, "spdx", f->spdx);
+	json_string(j, "agreement", agreement(f->license, f->spdx));
+	json_string(j, "tags", f->tags ? f->tags : "");
+	json_end_object(j);
 }
 
 /* One finding as a line of the listing. */
@@ -264,11 +255,13 @@ static void print_finding(const struct finding *f)
 
 /*
  * Object @i of @m, if its source says MODULE_LICENSE(): counted in
- * *@count, and kept in @list (--patches), or printed unless -c.
+ * *@count, and kept in @list (--patches), or printed unless -c (to @j
+ * with -j).
  */
 static struct kms_error *audit_object(const struct options *o,
 				      const struct kms_modularity *m, size_t i,
-				      struct patch_list *list, size_t *count)
+				      struct patch_list *list, struct json *j,
+				      size_t *count)
 {
 	struct finding f = { 0 };
 	enum kms_linkage linkage;
@@ -292,8 +285,8 @@ static struct kms_error *audit_object(const struct options *o,
 				   &f.tags);
 	else if (list)
 		err = &kms_error_nomem;
-	else if (o->json && !o->count)
-		print_json_finding(&f, *count == 1);
+	else if (j)
+		print_json_finding(j, &f);
 	else if (!o->count)
 		print_finding(&f);
 	free(f.reason);
@@ -310,12 +303,16 @@ static struct kms_error *audit(const struct options *o,
 			       struct patch_list *list, size_t *ret_count)
 {
 	size_t i, n = kms_modularity_nr_objects(m), count = 0;
+	bool json = o->json && !o->count && !list;
 	struct kms_error *err = NULL;
+	struct json j;
 
+	if (json)
+		audit_json_open(&j);
 	for (i = 0; i < n && !err; i++)
-		err = audit_object(o, m, i, list, &count);
-	if (o->json && !o->count && !list)
-		printf("%s]\n", count ? "\n" : "[");
+		err = audit_object(o, m, i, list, json ? &j : NULL, &count);
+	if (json)
+		audit_json_close(&j);
 	*ret_count = count;
 	return err;
 }

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include <kms/error.h>
+#include <kms/json.h>
 #include <kms/modularity.h>
 #include <kms/run.h>
 #include <kms/strmap.h>
@@ -553,7 +554,7 @@ static void entry_init(const struct treewide *t, struct file_entry *e,
 
 /* "a,b,c": the variants of @e's records that say @why (NULL: all). */
 static void print_arches(const struct treewide *t, const struct file_entry *e,
-			 const char *why, bool json)
+			 const char *why)
 {
 	const struct record *r;
 	bool first = true;
@@ -561,13 +562,7 @@ static void print_arches(const struct treewide *t, const struct file_entry *e,
 	for (r = e->first; r < e->last; r++) {
 		if (why && strcmp(r->why, why))
 			continue;
-		if (json) {
-			printf("%s", first ? "" : ", ");
-			audit_json_string(stdout, t->variants[r->variant].name);
-		} else {
-			printf("%s%s", first ? "" : ",",
-			       t->variants[r->variant].name);
-		}
+		printf("%s%s", first ? "" : ",", t->variants[r->variant].name);
 		first = false;
 	}
 }
@@ -587,49 +582,49 @@ static void print_why(const struct treewide *t, const struct file_entry *e)
 		if (q < r)
 			continue;	/* said already */
 		printf("%s%s (", r == e->first ? "" : "; ", r->why);
-		print_arches(t, e, r->why, false);
+		print_arches(t, e, r->why);
 		putchar(')');
 	}
 }
 
-static void print_json_entry(const struct treewide *t,
+/* One file as a member of the -j array: its arches, and each one's why. */
+static void print_json_entry(const struct treewide *t, struct json *j,
 			     const struct file_entry *e, const char *source,
 			     const char *license, const char *spdx,
 			     const char *tags)
 {
 	const struct record *r;
 
-	printf("{\"source\": ");
-	audit_json_string(stdout, source);
-	printf(", \"object\": ");
-	audit_json_string(stdout, e->object);
-	printf(", \"class\": \"%s\", \"arches\": [",
-	       audit_class_name(e->class));
-	print_arches(t, e, NULL, true);
-	printf("], \"why\": [");
+	json_begin_object(j, NULL);
+	json_string(j, "source", source);
+	json_string(j, "object", e->object);
+	json_string(j, "class", audit_class_name(e->class));
+	json_begin_array(j, "arches");
+	for (r = e->first; r < e->last; r++)
+		json_string(j, NULL, t->variants[r->variant].name);
+	json_end_array(j);
+	json_begin_array(j, "why");
 	for (r = e->first; r < e->last; r++) {
-		printf("%s{\"arch\": ", r == e->first ? "" : ", ");
-		audit_json_string(stdout, t->variants[r->variant].name);
-		printf(", \"class\": \"%s\", \"why\": ",
-		       audit_class_name(r->class));
-		audit_json_string(stdout, r->why);
-		putchar('}');
+		json_begin_object(j, NULL);
+		json_string(j, "arch", t->variants[r->variant].name);
+		json_string(j, "class", audit_class_name(r->class));
+		json_string(j, "why", r->why);
+		json_end_object(j);
 	}
-	printf("], \"license\": ");
-	audit_json_string(stdout, license);
-	printf(", \"spdx\": ");
-	if (spdx)
-		audit_json_string(stdout, spdx);
-	else
-		fputs("null", stdout);
-	printf(", \"agreement\": \"%s\", \"tags\": ", agreement(license, spdx));
-	audit_json_string(stdout, tags ? tags : "");
-	putchar('}');
+	json_end_array(j);
+	json_string(j, "license", license);
+	json_string_or_null(j, "spdx", spdx);
+	json_string(j, "agreement", agreement(license, spdx));
+	json_string(j, "tags", tags ? tags : "");
+	json_end_object(j);
 }
 
-/* One file of the listing, its source read again for the tags. */
-static void print_entry(const struct treewide *t, const struct file_entry *e,
-			size_t nth)
+/*
+ * One file of the listing (to @j with -j), its source read again for the
+ * tags.
+ */
+static void print_entry(const struct treewide *t, struct json *j,
+			const struct file_entry *e)
 {
 	char *path, *text, *license = NULL, *tags = NULL, *spdx;
 	size_t len = strlen(e->object), skip = strlen(t->o->srctree) + 1;
@@ -643,14 +638,14 @@ static void print_entry(const struct treewide *t, const struct file_entry *e,
 		license = strdup("?");
 	}
 	spdx = text ? spdx_of(text) : NULL;
-	if (t->o->json) {
-		printf("%s", nth ? ",\n " : "[");
-		print_json_entry(t, e, path + skip, license, spdx, tags);
+	if (j) {
+		print_json_entry(t, j, e, path + skip, license ? license : "",
+				 spdx, tags);
 	} else {
 		printf("%s\t%s\t", path + skip, audit_class_name(e->class));
 		print_why(t, e);
 		putchar('\t');
-		print_arches(t, e, NULL, false);
+		print_arches(t, e, NULL);
 		printf("\tMODULE_LICENSE(\"%s\")\t%s\t%s\t%s\n",
 		       license ? license : "", spdx ? spdx : "-",
 		       agreement(license ? license : "", spdx),
@@ -700,7 +695,11 @@ static void report(struct treewide *t, const struct exact *x, FILE *notes)
 {
 	size_t per_class[AUDIT_NR_CLASSES] = { 0 }, files = 0, non_x86 = 0;
 	struct record *r = t->records, *end = r + t->nr_records, *q;
+	bool json = t->o->json && !t->o->count;
+	struct json j;
 
+	if (json)
+		audit_json_open(&j);
 	sort_tree = t;
 	if (t->nr_records)
 		qsort(t->records, t->nr_records, sizeof(*r), compare_records);
@@ -715,15 +714,15 @@ static void report(struct treewide *t, const struct exact *x, FILE *notes)
 			continue;
 		entry_init(t, &e, r, q);
 		if (!t->o->count)
-			print_entry(t, &e, files);
+			print_entry(t, json ? &j : NULL, &e);
 		files++;
 		per_class[e.class]++;
 		non_x86 += !e.x86;
 	}
 	if (t->o->count)
 		print_counts(per_class, files, non_x86);
-	else if (t->o->json)
-		printf("%s]\n", files ? "\n" : "[");
+	else if (json)
+		audit_json_close(&j);
 }
 
 static void remove_scratch(const char *dir)

@@ -18,7 +18,6 @@
 
 #include <kms/error.h>
 #include <kms/modularity.h>
-#include <kms/run.h>
 #include <kms/util.h>
 
 #include "args.h"
@@ -330,16 +329,6 @@ static struct kms_error *analyze(struct options *o, char **ret_scratch,
 	return kms_modularity_analyze(&mo, ret);
 }
 
-/* rm -rf @dir, whatever happens. */
-static void remove_scratch(char *dir)
-{
-	char *argv[] = { "rm", "-rf", dir, NULL };
-	struct kms_run_output run;
-
-	if (!kms_run(argv, NULL, NULL, &run))
-		kms_run_output_release(&run);
-}
-
 /* One configured tree: the objects, the listing or the series. */
 static struct kms_error *one_tree(struct options *o, char **ret_scratch)
 {
@@ -381,7 +370,7 @@ int main(int argc, char **argv)
 		err = one_tree(&o, &scratch);
 	}
 	if (scratch && !o.scratch)
-		remove_scratch(scratch);
+		audit_remove_scratch(scratch);
 	free(scratch);
 	free(srctree);
 	if (err) {

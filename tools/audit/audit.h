@@ -74,6 +74,9 @@ void audit_json_close(struct json *j);
 /* @given (copied), or a new temporary directory, in *@ret. */
 struct kms_error *audit_scratch_dir(const char *given, char **ret);
 
+/* rm -rf @dir, whatever happens (a scratch directory of our own). */
+void audit_remove_scratch(const char *dir);
+
 /*
  * make -C @srctree O=@objdir ARCH=@arch @target (allyesconfig, ...), with
  * KCONFIG_ALLCONFIG=@allconfig unless NULL.

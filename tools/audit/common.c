@@ -446,6 +446,15 @@ struct kms_error *audit_scratch_dir(const char *given, char **ret)
 	return NULL;
 }
 
+void audit_remove_scratch(const char *dir)
+{
+	char *argv[] = { "rm", "-rf", (char *)dir, NULL };
+	struct kms_run_output run;
+
+	if (!kms_run(argv, NULL, NULL, &run))
+		kms_run_output_release(&run);
+}
+
 struct kms_error *audit_configure(const char *srctree, const char *objdir,
 				  const char *arch, const char *target,
 				  const char *allconfig)

@@ -15,7 +15,6 @@
 #include <sys/stat.h>
 
 #include <kms/error.h>
-#include <kms/run.h>
 #include <kms/strmap.h>
 #include <kms/util.h>
 
@@ -99,15 +98,6 @@ static void note_variant(const struct variant *v, FILE *notes)
 	free(path);
 }
 
-static void remove_scratch(const char *dir)
-{
-	char *argv[] = { "rm", "-rf", (char *)dir, NULL };
-	struct kms_run_output run;
-
-	if (!kms_run(argv, NULL, NULL, &run))
-		kms_run_output_release(&run);
-}
-
 static void treewide_release(struct treewide *t)
 {
 	size_t i;
@@ -123,7 +113,7 @@ static void treewide_release(struct treewide *t)
 	}
 	free(t->variants);
 	if (t->scratch && !t->o->scratch)
-		remove_scratch(t->scratch);
+		audit_remove_scratch(t->scratch);
 	free(t->scratch);
 }
 

@@ -22,7 +22,7 @@
 #include <kms/symbols.h>
 #include <kms/vmcore.h>
 
-#include "json.h"
+#include <kms/json.h>
 
 #define PROG "kallmodsyms"
 

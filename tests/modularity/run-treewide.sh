@@ -93,6 +93,22 @@ testrun_compare cat json-summary <<'END'
 6 arch/other/other_only.c ['other'] bool
 END
 
+# -j's strings: UTF-8 as it is, a backslash and control bytes escaped,
+# so that a JSON reader gets the file's own bytes back; one file a line.
+echo 'obj-y += naïve.o' >> src/drv/Makefile
+printf 'MODULE_LICENSE("GPL \\ é\t\001");\n' > src/drv/naïve.c
+audit --tree-wide -S src --arch good -j > utf8.json 2> /dev/null ||
+	fail "--tree-wide -j, UTF-8"
+python3 -c 'import json, sys
+raw = open(sys.argv[1], "rb").read()
+d = {e["source"]: e for e in json.loads(raw.decode("utf-8"))}
+print(len(d), raw.count(b"\n"), "drv/naïve.c" in d,
+      d["drv/naïve.c"]["license"] == "GPL \\ é\t\x01",
+      "naïve".encode() in raw, b"\\\\ \xc3\xa9\\u0009\\u0001" in raw)' utf8.json > utf8-summary
+testrun_compare cat utf8-summary <<'END'
+7 8 True True True True
+END
+
 testrun_error 1 "kallmodsyms-audit: --arch: no architecture nonesuch in $tmp/src/arch" \
 	audit --tree-wide -S src --arch good,nonesuch
 testrun_error 1 "kallmodsyms-audit: note: bad left out: make ARCH=bad allyesconfig in $tmp/src failed: bad: no compiler

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include <kms/json.h>
 #include <kms/modularity.h>
 
 #define PROG "kallmodsyms-audit"
@@ -63,13 +64,18 @@ char *audit_reason(const char *srctree, const struct kms_modularity *m,
 		   enum audit_class *ret_class);
 
 /*
- * @s as a quoted JSON string on @f (not tools/json.h's json_string(), a
- * keyed member of a document the inspector builds).
+ * -j's listing on stdout, through @j: an array, opened here with the
+ * audit's layout (kms/json.h: spaced, one member a line, UTF-8 as it is),
+ * and closed with its newline.
  */
-void audit_json_string(FILE *f, const char *s);
+void audit_json_open(struct json *j);
+void audit_json_close(struct json *j);
 
 /* @given (copied), or a new temporary directory, in *@ret. */
 struct kms_error *audit_scratch_dir(const char *given, char **ret);
+
+/* rm -rf @dir, whatever happens (a scratch directory of our own). */
+void audit_remove_scratch(const char *dir);
 
 /*
  * make -C @srctree O=@objdir ARCH=@arch @target (allyesconfig, ...), with

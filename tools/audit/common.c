@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include <kms/error.h>
+#include <kms/json.h>
 #include <kms/modularity.h>
 #include <kms/run.h>
 #include <kms/util.h>
@@ -445,6 +446,15 @@ struct kms_error *audit_scratch_dir(const char *given, char **ret)
 	return NULL;
 }
 
+void audit_remove_scratch(const char *dir)
+{
+	char *argv[] = { "rm", "-rf", (char *)dir, NULL };
+	struct kms_run_output run;
+
+	if (!kms_run(argv, NULL, NULL, &run))
+		kms_run_output_release(&run);
+}
+
 struct kms_error *audit_configure(const char *srctree, const char *objdir,
 				  const char *arch, const char *target,
 				  const char *allconfig)
@@ -483,16 +493,14 @@ struct kms_error *audit_configure(const char *srctree, const char *objdir,
 	return err;
 }
 
-void audit_json_string(FILE *f, const char *s)
+void audit_json_open(struct json *j)
 {
-	putc('"', f);
-	for (; s && *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(f, "\\u%04x", *s);
-		else
-			putc(*s, f);
-	}
-	putc('"', f);
+	json_init_style(j, stdout, JSON_SPACED | JSON_LINES | JSON_UTF8);
+	json_begin_array(j, NULL);
+}
+
+void audit_json_close(struct json *j)
+{
+	json_end_array(j);
+	json_finish(j);
 }

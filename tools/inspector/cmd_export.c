@@ -11,8 +11,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "export_ranges.h"
 #include "command.h"
+#include "export_ranges.h"
+#include "listing.h"
 
 struct export_settings {
 	const char *format;

@@ -39,12 +39,15 @@ ALL_LDFLAGS := $(LDFLAGS) $(SAN_FLAGS)
 # sidecar/include <- sidecar/lib (the format) <- sidecar/inputs (what is
 # read from a build) <- sidecar/gen (the generator) <- tools.
 # scripts/check-layers.sh checks that the includes say the same, and
-# scripts/check-cycles.sh that no two files call each other.
+# scripts/check-cycles.sh that no two files call each other.  tools/ holds
+# the two programs: the inspector in tools/inspector/, the audit in
+# tools/audit/; tools/json.c, the inspector's JSON writer, lies beside them
+# (its header found with -Itools).
 LIB_SRCS := $(wildcard sidecar/lib/*.c)
 INPUTS_SRCS := $(wildcard sidecar/inputs/*.c)
 GENLIB_SRCS := $(filter-out sidecar/gen/main.c,$(wildcard sidecar/gen/*.c))
 GEN_SRCS := sidecar/gen/main.c
-TOOL_SRCS := $(wildcard tools/*.c)
+TOOL_SRCS := $(wildcard tools/inspector/*.c) $(wildcard tools/*.c)
 AUDIT_SRCS := $(wildcard tools/audit/*.c)
 
 LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o)
@@ -75,6 +78,9 @@ $(O)/kallmodsyms-gen: $(GEN_OBJS) $(GEN_LIB) $(INPUTS_LIB) $(LIB)
 # The inspector's verify runs the generator.
 $(O)/kallmodsyms: $(TOOL_OBJS) $(GEN_LIB) $(INPUTS_LIB) $(LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# The inspector's "json.h" is tools/json.h.
+$(TOOL_OBJS): ALL_CFLAGS += -Itools
 
 $(O)/kallmodsyms-audit: $(AUDIT_OBJS) $(INPUTS_LIB) $(LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -165,7 +171,7 @@ fuzz: fuzz-build
 	tests/fuzz/fuzz.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 MANDIR ?= $(PREFIX)/share/man
-MAN1 := sidecar/gen/kallmodsyms-gen.1 tools/kallmodsyms.1 \
+MAN1 := sidecar/gen/kallmodsyms-gen.1 tools/inspector/kallmodsyms.1 \
 	tools/audit/kallmodsyms-audit.1
 
 # The debugger helpers, laid out as in the checkout: gdb/ and drgn/ find

@@ -3,10 +3,10 @@
 #
 # Check that no two files of the C code call each other (or use each
 # other's variables), directly or through others: the file-level graph of
-# sidecar/lib, sidecar/inputs, sidecar/gen, tools and tools/audit has no
-# cycle.  The includes cannot
-# show it (scripts/check-layers.sh checks those): one private header
-# declares a folder's functions to all its files.
+# sidecar/lib, sidecar/inputs, sidecar/gen, tools, tools/inspector and
+# tools/audit has no cycle.  The includes cannot show it
+# (scripts/check-layers.sh checks those): one private header declares a
+# folder's functions to all its files.
 #
 # The graph is read from the built objects' symbols (nm): a file uses
 # another when it has an undefined reference (U) to a global function
@@ -38,9 +38,12 @@ fail() {
 
 make -s O="$build"
 
-# The Makefile's sources: every .c of these folders.
+# The Makefile's sources: every .c of these folders (tools/ itself may
+# hold none).
+shopt -s nullglob
 files=(sidecar/lib/*.c sidecar/inputs/*.c sidecar/gen/*.c tools/*.c
-	tools/audit/*.c)
+	tools/inspector/*.c tools/audit/*.c)
+shopt -u nullglob
 declare -A definer=()	# "folder symbol" -> the file of that folder
 declare -A definers=()	# symbol -> every file defining it
 declare -A uses=()	# file -> the symbols it references

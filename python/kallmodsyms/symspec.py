@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Symbol specifications: the Python port of tools/symspec.[ch], the
+"""Symbol specifications: the Python port of tools/inspector/symspec.[ch], the
 notations that name one instance of a kernel symbol.  Pure Python, no gdb.
 
   sym  sym+0xoff  sym+0xoff/0xsize   the one instance, at an offset

@@ -2,10 +2,10 @@
 /*
  * The tables as modules.builtin.ranges, line for line as Linux 6.12's
  * scripts/generate_builtin_ranges.awk writes it from the link map, quirks
- * and all (builtin_ranges.c): export --format=ranges.
+ * and all (export_ranges.c): export --format=ranges.
  */
-#ifndef KMS_BUILTIN_RANGES_H
-#define KMS_BUILTIN_RANGES_H
+#ifndef KMS_EXPORT_RANGES_H
+#define KMS_EXPORT_RANGES_H
 
 #include "inspector.h"
 
@@ -17,4 +17,4 @@
  */
 int export_ranges(struct inspector *in, const char *map, const char *o_map);
 
-#endif /* KMS_BUILTIN_RANGES_H */
+#endif /* KMS_EXPORT_RANGES_H */

@@ -4,15 +4,16 @@
  *
  *   --format=ranges       modules.builtin.ranges, as Linux 6.12's
  *                         scripts/generate_builtin_ranges.awk writes it
- *                         (builtin_ranges.c: how, and the awk script's
+ *                         (export_ranges.c: how, and the awk script's
  *                         quirks it reproduces).
  *   --format=kallmodsyms  the /proc/kallmodsyms text (what list prints).
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "builtin_ranges.h"
 #include "command.h"
+#include "export_ranges.h"
+#include "listing.h"
 
 struct export_settings {
 	const char *format;

@@ -16,25 +16,26 @@
  * first frames perf named.  Every other line passes through unchanged.
  *
  * --by-module counts the samples by their first frame's built-in module
- * (perf report --sort dso, with [kernel.kallsyms] split); --collapse
- * writes what stackcollapse-perf.pl writes of the annotated text.
+ * (perf report --sort dso, with [kernel.kallsyms] split: perf_by_module.c);
+ * --collapse writes what stackcollapse-perf.pl writes of the annotated
+ * text (perf_collapse.c).  The frames are lexed by perf_frame.c; here are
+ * the checks against VMLINUX, the annotation and the driver.
  *
  * Lines are held, up to HOLD_MAX bytes, until a frame shows that the
  * profile is of VMLINUX: a profile that is not, or has no kernel frame, or
  * is not `perf script` output, is refused before anything is written.
  * Memory does not grow with the input (but for --collapse's stacks).
  */
-#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <kms/annotate.h>
 #include <kms/format.h>
-#include <kms/strmap.h>
 #include <kms/util.h>
 
 #include "command.h"
+#include "perf.h"
 
 #define HOLD_MAX (1u << 20)
 #define CACHE_SIZE 4096		/* frames' addresses remembered */
@@ -42,19 +43,6 @@
 struct perf_settings {
 	bool by_module;			/* --by-module */
 	bool collapse;			/* --collapse */
-};
-
-/* One "ADDRESS SYMBOL[+0xOFF] (DSO)" of a line. */
-struct frame {
-	uint64_t ip;
-	const char *sym;		/* the symbol, */
-	size_t sym_len;			/* without its offset */
-	const char *rest;		/* "+0xOFF (DSO)", or " (DSO)" */
-	bool has_offset;
-	uint64_t offset;
-	const char *dso;
-	size_t dso_len;
-	bool after_header;		/* on the sample's header line */
 };
 
 /* What the frames say of the KASLR offset so far. */
@@ -80,18 +68,6 @@ struct cache_entry {
 	uint8_t verdict;		/* enum verdict + 1; 0: empty */
 };
 
-/* --collapse: stackcollapse-perf.pl's state. */
-struct collapse {
-	char *pname;			/* the sample's process, or NULL */
-	uint64_t period;
-	char *event;			/* the only event counted */
-	char **frames;			/* leaf first, one per frame line */
-	size_t nr_frames, cap_frames;
-	struct kms_strmap stacks;
-	uint64_t *counts;
-	size_t cap_counts;
-};
-
 struct perf_run {
 	struct inspector *in;
 	const struct perf_settings *s;
@@ -109,110 +85,11 @@ struct perf_run {
 	struct cache_entry cache[CACHE_SIZE];
 	char *out;			/* an annotated line */
 	size_t out_cap;
-	/* --by-module */
-	bool in_sample, leaf_seen;
-	struct kms_strmap rows;		/* kind letter, then the name */
-	uint64_t *row_samples;
-	size_t cap_rows;
-	uint64_t samples;
-	struct collapse c;
+	struct by_module bm;		/* --by-module */
+	struct collapse c;		/* --collapse */
 };
 
-/* Frame parsing */
-
-static bool is_blank(char c)
-{
-	return c == ' ' || c == '\t';
-}
-
-/* The last " (" of [@line, @end), or NULL. */
-static const char *last_paren(const char *line, const char *end)
-{
-	const char *p;
-
-	for (p = end - 1; p > line; p--)
-		if (p[-1] == ' ' && p[0] == '(')
-			return p - 1;
-	return NULL;
-}
-
-/* "+0xHEX" ending the symbol [@sym, @end): its offset. */
-static void split_offset(struct frame *f, const char *end)
-{
-	const char *p;
-
-	f->sym_len = end - f->sym;
-	f->rest = end;
-	f->has_offset = false;
-	for (p = end; p > f->sym && isxdigit((unsigned char)p[-1]); p--)
-		;
-	if (p == end || p - f->sym < 4 || strncmp(p - 3, "+0x", 3))
-		return;
-	f->has_offset = true;
-	f->offset = strtoull(p, NULL, 16);
-	f->sym_len = p - 3 - f->sym;
-	f->rest = p - 3;
-}
-
-/* Parse @line (@len bytes, no newline) as a frame; false if it is none. */
-static bool parse_frame(const char *line, size_t len, struct frame *f)
-{
-	const char *open, *sym, *ip, *p;
-
-	if (len < 4 || line[len - 1] != ')')
-		return false;
-	open = last_paren(line, line + len - 1);
-	if (!open)
-		return false;
-	f->dso = open + 2;
-	f->dso_len = line + len - 1 - f->dso;
-	for (sym = open; sym > line && !is_blank(sym[-1]); sym--)
-		;
-	if (sym == open || sym - line < 2 || sym[-1] != ' ')
-		return false;
-	for (ip = sym - 1; ip > line && isxdigit((unsigned char)ip[-1]); ip--)
-		;
-	if (ip == sym - 1 || sym - 1 - ip > 16 ||
-	    (ip > line && !is_blank(ip[-1])))
-		return false;
-	f->ip = strtoull(ip, NULL, 16);
-	for (p = line; p < ip && is_blank(*p); p++)
-		;
-	f->after_header = p < ip;
-	f->sym = sym;
-	split_offset(f, open);
-	return true;
-}
-
-static bool dso_is(const struct frame *f, const char *name)
-{
-	return f->dso_len == strlen(name) && !memcmp(f->dso, name, f->dso_len);
-}
-
-/* A frame of the core kernel, whose symbols VMLINUX has. */
-static bool is_kernel(const struct frame *f)
-{
-	return dso_is(f, "[kernel.kallsyms]") ||
-	       dso_is(f, "[guest.kernel.kallsyms]");
-}
-
-/* perf's "[unknown]", or "[0x...]" with --show-unknown-as-addr... */
-static bool is_unnamed(const struct frame *f)
-{
-	return !f->sym_len || f->sym[0] == '[';
-}
-
 /* Checking frames against VMLINUX */
-
-/* The frame's symbol as a string, in @buf; false if too long. */
-static bool frame_name(const struct frame *f, char *buf, size_t size)
-{
-	if (f->sym_len >= size)
-		return false;
-	memcpy(buf, f->sym, f->sym_len);
-	buf[f->sym_len] = '\0';
-	return true;
-}
 
 /* The symbol called @name at @addr (an alias of @sym), or NULL. */
 static const struct kms_symbol *alias_named(struct inspector *in,
@@ -248,9 +125,9 @@ static enum verdict check_frame(struct perf_run *r, const struct frame *f,
 	uint64_t addr = f->ip - kaslr, size;
 	char name[512];
 
-	if (is_unnamed(f))
+	if (perf_is_unnamed(f))
 		return FRAME_UNNAMED;
-	if (f->ip < kaslr || !frame_name(f, name, sizeof(name)))
+	if (f->ip < kaslr || !perf_frame_name(f, name, sizeof(name)))
 		return FRAME_OTHER;
 	sym = inspector_symbol_at(r->in, addr, &size);
 	if (!sym && !inspector_symbols_named(r->in, name, &named))
@@ -324,7 +201,7 @@ static struct kms_error *implied_kaslr(struct perf_run *r,
 	char name[512];
 
 	*ret_found = false;
-	if (!frame_name(f, name, sizeof(name)))
+	if (!perf_frame_name(f, name, sizeof(name)))
 		return other_kernel(r, f);
 	n = inspector_symbols_named(r->in, name, &named);
 	for (i = 0; i < n; i++)
@@ -360,7 +237,7 @@ static struct kms_error *settle(struct perf_run *r, const struct frame *f,
 	bool found;
 
 	*ret_settled = false;
-	if (is_unnamed(f))
+	if (perf_is_unnamed(f))
 		return NULL;
 	if (r->kaslr_state == KASLR_UNKNOWN) {
 		err = implied_kaslr(r, f, &found, &symbol);
@@ -386,19 +263,6 @@ static struct kms_error *settle(struct perf_run *r, const struct frame *f,
 	return NULL;
 }
 
-/* The hex digits of a build id into @buf; false if it is none. */
-static bool hex_build_id(const unsigned char *id, size_t size, char *buf,
-			 size_t cap)
-{
-	size_t i;
-
-	if (2 * size >= cap)
-		return false;
-	for (i = 0; i < size; i++)
-		sprintf(buf + 2 * i, "%02x", id[i]);
-	return true;
-}
-
 /*
  * perf script --show-mmap-events' line of the kernel's map, with
  * --buildid-mmap its build id:
@@ -419,7 +283,7 @@ static struct kms_error *kernel_mmap(struct perf_run *r, const char *line)
 	lt = strchr(at, '<');
 	gt = lt ? strchr(lt, '>') : NULL;
 	if (gt && kms_elf_build_id(r->in->elf, &id, &size) &&
-	    hex_build_id(id, size, ours, sizeof(ours)) &&
+	    perf_hex_build_id(id, size, ours, sizeof(ours)) &&
 	    ((size_t)(gt - lt - 1) != strlen(ours) ||
 	     strncmp(lt + 1, ours, gt - lt - 1)))
 		return kms_error_fmt("%s:%lu: [kernel.kallsyms] has build id %.*s, %s has %s: a profile of another kernel",
@@ -459,448 +323,6 @@ static const char *annotated(struct perf_run *r, const char *line,
 	return r->out;
 }
 
-/* --by-module */
-
-static const char *const not_modules[] = {
-	"[unknown]", "[vdso]", "[vdso32]", "[vdsox32]", "[vsyscall]",
-	"[heap]", "[stack]", "[uprobes]", "[vectors]", "[sigpage]", "[vvar]",
-};
-
-/* A loadable module's DSO, as perf names it: "[name]". */
-static bool is_module_dso(const struct frame *f)
-{
-	size_t i;
-
-	if (f->dso_len < 3 || f->dso[0] != '[' || f->dso[f->dso_len - 1] != ']')
-		return false;
-	for (i = 1; i < f->dso_len - 1; i++)
-		if (!isalnum((unsigned char)f->dso[i]) && f->dso[i] != '_' &&
-		    f->dso[i] != '-')
-			return false;
-	for (i = 0; i < KMS_ARRAY_SIZE(not_modules); i++)
-		if (dso_is(f, not_modules[i]))
-			return false;
-	return true;
-}
-
-/* Count a sample whose first frame is @f, of object @obj. */
-static struct kms_error *count_sample(struct perf_run *r,
-				      const struct frame *f, uint32_t obj)
-{
-	char key[1024];
-	struct kms_error *err;
-	uint32_t row;
-	int added;
-
-	if (is_kernel(f)) {
-		kms_format_object(key + 1, sizeof(key) - 1, r->in->tables, obj,
-				  true);
-		key[0] = key[1] ? 'b' : 'c';
-		if (!key[1])
-			snprintf(key + 1, sizeof(key) - 1, "%.*s",
-				 (int)f->dso_len, f->dso);
-	} else {
-		key[0] = is_module_dso(f) ? 'm' : 'd';
-		snprintf(key + 1, sizeof(key) - 1, "%.*s", (int)f->dso_len,
-			 f->dso);
-	}
-	err = kms_strmap_intern(&r->rows, key, &row, &added);
-	if (!err && added) {
-		err = KMS_RESERVE(r->row_samples, r->cap_rows, row + 1);
-		if (!err)
-			r->row_samples[row] = 0;
-	}
-	if (err)
-		return err;
-	r->row_samples[row]++;
-	r->samples++;
-	return NULL;
-}
-
-/* The samples' boundaries: a header line starts one, a blank line ends it. */
-static struct kms_error *by_module_line(struct perf_run *r, const char *line,
-					const struct frame *f, uint32_t obj)
-{
-	if (!*line) {
-		r->in_sample = false;
-		return NULL;
-	}
-	if (!f) {
-		if (!is_blank(line[0]) && line[0] != '#') {
-			r->in_sample = true;
-			r->leaf_seen = false;
-		}
-		return NULL;
-	}
-	if (f->after_header) {
-		r->in_sample = true;
-		r->leaf_seen = false;
-	}
-	if (!r->in_sample || r->leaf_seen)
-		return NULL;
-	r->leaf_seen = true;
-	return count_sample(r, f, obj);
-}
-
-static const char *const kinds[] = {
-	['b'] = "built-in", ['c'] = "core", ['m'] = "loadable", ['d'] = "dso",
-};
-
-/* Rows by samples, most first, then by kind and name (qsort_r()'s). */
-static int by_samples(const void *a, const void *b, void *arg)
-{
-	const struct perf_run *r = arg;
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	uint64_t nx = r->row_samples[x], ny = r->row_samples[y];
-
-	if (nx != ny)
-		return nx > ny ? -1 : 1;
-	return strcmp(r->rows.keys[x], r->rows.keys[y]);
-}
-
-static struct kms_error *print_modules(struct perf_run *r)
-{
-	uint32_t *order = malloc((r->rows.nr + 1) * sizeof(*order));
-	size_t i;
-
-	if (!order)
-		return &kms_error_nomem;
-	for (i = 0; i < r->rows.nr; i++)
-		order[i] = i;
-	qsort_r(order, r->rows.nr, sizeof(*order), by_samples, r);
-	printf("# samples  percent  kind      module or DSO\n");
-	for (i = 0; i < r->rows.nr; i++) {
-		const char *key = r->rows.keys[order[i]];
-		uint64_t n = r->row_samples[order[i]];
-
-		printf("%9llu  %6.2f%%  %-8s  %s\n", (unsigned long long)n,
-		       100.0 * n / r->samples, kinds[(unsigned char)key[0]],
-		       key + 1);
-	}
-	printf("# %llu samples\n", (unsigned long long)r->samples);
-	free(order);
-	return NULL;
-}
-
-/* --collapse: stackcollapse-perf.pl's rules, on the annotated text */
-
-/*
- * Its sample header, /^(\S.+?)\s+(\d+)/ and "/TID" (slashes and digits),
- * then white space: the length of the
- * command name, 0 if @line is none.
- */
-static size_t header_comm(const char *line)
-{
-	size_t i;
-
-	if (!line[0] || isspace((unsigned char)line[0]))
-		return 0;
-	for (i = 2; line[i - 1]; i++) {
-		const char *p = line + i;
-
-		if (!isspace((unsigned char)*p))
-			continue;
-		while (isspace((unsigned char)*p))
-			p++;
-		if (!isdigit((unsigned char)*p))
-			continue;
-		while (isdigit((unsigned char)*p) || *p == '/')
-			p++;
-		if (isspace((unsigned char)*p))
-			return i;
-	}
-	return 0;
-}
-
-/*
- * Its event, /:\s*(\d+)*\s+(\S+):\s*$/: false if the header has none; the
- * period, 1 when there is none.
- */
-static bool header_event(const char *line, const char **ret_event,
-			 size_t *ret_len, uint64_t *ret_period)
-{
-	const char *end = line + strlen(line), *ev, *p;
-
-	while (end > line && isspace((unsigned char)end[-1]))
-		end--;
-	if (end == line || end[-1] != ':')
-		return false;
-	for (ev = end - 1; ev > line && !isspace((unsigned char)ev[-1]); ev--)
-		;
-	if (ev == end - 1 || ev == line)
-		return false;
-	for (p = ev; p > line && isspace((unsigned char)p[-1]); p--)
-		;
-	*ret_period = 0;
-	if (p > line && isdigit((unsigned char)p[-1])) {
-		while (p > line && isdigit((unsigned char)p[-1]))
-			p--;
-		*ret_period = strtoull(p, NULL, 10);
-	}
-	while (p > line && isspace((unsigned char)p[-1]))
-		p--;
-	if (p == line || p[-1] != ':')
-		return false;
-	*ret_event = ev;
-	*ret_len = end - 1 - ev;
-	if (!*ret_period)
-		*ret_period = 1;
-	return true;
-}
-
-/* A sample's header: its process, unless another event's. */
-static struct kms_error *collapse_header(struct collapse *c, const char *line,
-					 size_t comm_len)
-{
-	const char *event;
-	uint64_t period = 1;
-	size_t len, i;
-
-	if (header_event(line, &event, &len, &period)) {
-		if (!c->event) {
-			c->event = strndup(event, len);
-			if (!c->event)
-				return &kms_error_nomem;
-		} else if (strlen(c->event) != len ||
-			   strncmp(c->event, event, len)) {
-			return NULL;
-		}
-	}
-	free(c->pname);
-	c->pname = strndup(line, comm_len);
-	if (!c->pname)
-		return &kms_error_nomem;
-	for (i = 0; i < comm_len; i++)
-		if (c->pname[i] == ' ')
-			c->pname[i] = '_';
-	c->period = period;
-	return NULL;
-}
-
-/* Append @s (@n bytes) to the string *@buf, of capacity *@cap. */
-static struct kms_error *append(char **buf, size_t *cap, size_t *len,
-				const char *s, size_t n)
-{
-	struct kms_error *err = KMS_RESERVE(*buf, *cap, *len + n + 1);
-
-	if (err)
-		return err;
-	memcpy(*buf + *len, s, n);
-	*len += n;
-	(*buf)[*len] = '\0';
-	return NULL;
-}
-
-/* One function of a frame, tidied as $tidy_generic and $tidy_java do. */
-static void tidy(char *func, const char *pname)
-{
-	char *p, *q;
-
-	for (p = func; *p; p++)
-		if (*p == ';')
-			*p = ':';
-	p = strstr(func, ".(");
-	if (!p || !strstr(p + 2, ").")) {
-		for (p = func; (p = strchr(p, '(')); p++)
-			if (strncmp(p, "(anonymous namespace)", 21)) {
-				*p = '\0';
-				break;
-			}
-	}
-	for (p = q = func; *p; p++)
-		if (*p != '"' && *p != '\'')
-			*q++ = *p;
-	*q = '\0';
-	if (!strncmp(pname, "java", 4) && strchr(func, '/') && func[0] == 'L')
-		memmove(func, func + 1, strlen(func));
-}
-
-/* A stack line, /^\s*(\w+)\s*(.+) \((.*)\)/: its function(s) and DSO. */
-static bool stack_line(const char *line, const char **ret_func,
-		       size_t *ret_func_len, const char **ret_dso,
-		       size_t *ret_dso_len)
-{
-	const char *p = line, *close, *open;
-
-	while (isspace((unsigned char)*p))
-		p++;
-	if (!isalnum((unsigned char)*p) && *p != '_')
-		return false;
-	while (isalnum((unsigned char)*p) || *p == '_')
-		p++;
-	while (isspace((unsigned char)*p))
-		p++;
-	close = strrchr(p, ')');
-	if (!close || !*p)
-		return false;
-	open = last_paren(p + 1, close);
-	if (!open)
-		return false;
-	*ret_func = p;
-	*ret_func_len = open - p;
-	*ret_dso = open + 2;
-	*ret_dso_len = close - open - 2;
-	return true;
-}
-
-/*
- * One function of a frame, @n bytes at @p, as the script names it: perf's
- * "[unknown]" becomes the DSO's base name in brackets; then tidied.
- */
-static char *frame_piece(const struct collapse *c, const char *p, size_t n,
-			 const char *dso, size_t dso_len)
-{
-	const char *base;
-	char *piece;
-
-	if (n != 9 || strncmp(p, "[unknown]", 9))
-		piece = strndup(p, n);
-	else if (dso_len == 9 && !strncmp(dso, "[unknown]", 9))
-		piece = strdup("[unknown]");
-	else {
-		base = memrchr(dso, '/', dso_len);
-		base = base ? base + 1 : dso;
-		if (asprintf(&piece, "[%.*s]", (int)(dso + dso_len - base),
-			     base) < 0)
-			piece = NULL;
-	}
-	if (piece)
-		tidy(piece, c->pname);
-	return piece;
-}
-
-/* The functions of @func, joined by ";", as the script pushes them. */
-static struct kms_error *collapse_frame(struct collapse *c, const char *func,
-					size_t len, const char *dso,
-					size_t dso_len)
-{
-	struct kms_error *err = NULL;
-	size_t flen = 0, cap = 0;
-	char *joined = NULL, *piece;
-	const char *p, *end;
-
-	/* s/\+0x[\da-f]+$// */
-	for (p = func + len; p > func && (isdigit((unsigned char)p[-1]) ||
-					  (p[-1] >= 'a' && p[-1] <= 'f')); p--)
-		;
-	if (p < func + len && p - func >= 3 && !strncmp(p - 3, "+0x", 3))
-		len = p - 3 - func;
-	if (len && func[0] == '(')
-		return NULL;
-	/* Inlined functions, "a->b", are one frame each. */
-	for (p = func; !err && p <= func + len; p = end + 2) {
-		for (end = p; end < func + len && strncmp(end, "->", 2); end++)
-			;
-		piece = frame_piece(c, p, end - p, dso, dso_len);
-		if (!piece)
-			return &kms_error_nomem;
-		if (flen)
-			err = append(&joined, &cap, &flen, ";", 1);
-		if (!err)
-			err = append(&joined, &cap, &flen, piece,
-				     strlen(piece));
-		free(piece);
-	}
-	if (!err && !joined)
-		err = append(&joined, &cap, &flen, "", 0);
-	if (!err)
-		err = KMS_RESERVE(c->frames, c->cap_frames, c->nr_frames + 1);
-	if (err) {
-		free(joined);
-		return err;
-	}
-	c->frames[c->nr_frames++] = joined;
-	return NULL;
-}
-
-/* The end of a sample: "pname;root;...;leaf" += its period. */
-static struct kms_error *collapse_end(struct collapse *c)
-{
-	struct kms_error *err = NULL;
-	size_t i, len = 0, cap = 0;
-	char *stack = NULL;
-	uint32_t index;
-	int added;
-
-	if (c->pname && c->nr_frames) {
-		err = append(&stack, &cap, &len, c->pname, strlen(c->pname));
-		for (i = c->nr_frames; !err && i-- > 0;) {
-			err = append(&stack, &cap, &len, ";", 1);
-			if (!err)
-				err = append(&stack, &cap, &len, c->frames[i],
-					     strlen(c->frames[i]));
-		}
-		if (!err)
-			err = kms_strmap_intern(&c->stacks, stack, &index,
-						&added);
-		if (!err && added) {
-			err = KMS_RESERVE(c->counts, c->cap_counts, index + 1);
-			if (!err)
-				c->counts[index] = 0;
-		}
-		if (!err)
-			c->counts[index] += c->period;
-		free(stack);
-	}
-	for (i = 0; i < c->nr_frames; i++)
-		free(c->frames[i]);
-	c->nr_frames = 0;
-	free(c->pname);
-	c->pname = NULL;
-	return err;
-}
-
-static struct kms_error *collapse_line(struct collapse *c, const char *line)
-{
-	const char *func, *dso;
-	size_t comm_len, func_len, dso_len;
-
-	if (line[0] == '#')
-		return NULL;
-	if (!line[0])
-		return collapse_end(c);
-	comm_len = header_comm(line);
-	if (comm_len)
-		return collapse_header(c, line, comm_len);
-	if (!stack_line(line, &func, &func_len, &dso, &dso_len) || !c->pname)
-		return NULL;
-	return collapse_frame(c, func, func_len, dso, dso_len);
-}
-
-static int compare_keys(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static struct kms_error *print_collapsed(struct collapse *c)
-{
-	char **keys = malloc((c->stacks.nr + 1) * sizeof(*keys));
-	size_t i;
-
-	if (!keys)
-		return &kms_error_nomem;
-	memcpy(keys, c->stacks.keys, c->stacks.nr * sizeof(*keys));
-	qsort(keys, c->stacks.nr, sizeof(*keys), compare_keys);
-	for (i = 0; i < c->stacks.nr; i++)
-		printf("%s %llu\n", keys[i], (unsigned long long)
-		       c->counts[kms_strmap_find(&c->stacks, keys[i])]);
-	free(keys);
-	return NULL;
-}
-
-static void collapse_release(struct collapse *c)
-{
-	size_t i;
-
-	for (i = 0; i < c->nr_frames; i++)
-		free(c->frames[i]);
-	free(c->frames);
-	free(c->pname);
-	free(c->event);
-	free(c->counts);
-	kms_strmap_release(&c->stacks);
-}
-
 /* The run */
 
 /* Annotate one line (@len bytes and a newline if @newline) and use it. */
@@ -911,9 +333,9 @@ static struct kms_error *process_line(struct perf_run *r, char *line,
 	size_t out_len = len, text_len = 0;
 	uint32_t obj = KMS_NONE;
 	struct frame f;
-	bool is_frame = parse_frame(line, len, &f);
+	bool is_frame = perf_parse_frame(line, len, &f);
 
-	if (is_frame && is_kernel(&f)) {
+	if (is_frame && perf_is_kernel(&f)) {
 		r->kernel_frames++;
 		obj = frame_object(r, &f);
 		text = inspector_object_text(r->in, obj, &text_len);
@@ -924,9 +346,10 @@ static struct kms_error *process_line(struct perf_run *r, char *line,
 			return &kms_error_nomem;
 	}
 	if (r->s->by_module)
-		return by_module_line(r, line, is_frame ? &f : NULL, obj);
+		return perf_by_module_line(&r->bm, r->in->tables, line,
+					   is_frame ? &f : NULL, obj);
 	if (r->s->collapse)
-		return collapse_line(&r->c, out);
+		return perf_collapse_line(&r->c, out);
 	fwrite(out, 1, out_len, stdout);
 	if (newline)
 		putchar('\n');
@@ -962,10 +385,10 @@ static struct kms_error *probe_line(struct perf_run *r, const char *line,
 	struct frame f;
 
 	*ret_settled = false;
-	if (!parse_frame(line, len, &f))
+	if (!perf_parse_frame(line, len, &f))
 		return kernel_mmap(r, line);
 	r->seen_frame = true;
-	if (!is_kernel(&f))
+	if (!perf_is_kernel(&f))
 		return NULL;
 	r->seen_kernel = true;
 	return settle(r, &f, ret_settled);
@@ -989,9 +412,11 @@ static struct kms_error *hold_line(struct perf_run *r, const char *line,
 	if (!err && !r->held_len)
 		r->held_first = r->lineno;
 	if (!err)
-		err = append(&r->held, &r->held_cap, &r->held_len, line, len);
+		err = perf_append(&r->held, &r->held_cap, &r->held_len, line,
+				  len);
 	if (!err && newline)
-		err = append(&r->held, &r->held_cap, &r->held_len, "\n", 1);
+		err = perf_append(&r->held, &r->held_cap, &r->held_len, "\n",
+				  1);
 	if (!err && r->held_len > HOLD_MAX && !r->seen_frame)
 		err = not_perf_script(r);
 	if (!err && (settled || r->held_len > HOLD_MAX))
@@ -1041,11 +466,11 @@ static struct kms_error *finish_run(struct perf_run *r)
 	struct kms_error *err = NULL;
 
 	if (r->s->collapse) {
-		err = collapse_end(&r->c);
+		err = perf_collapse_end(&r->c);
 		if (!err)
-			err = print_collapsed(&r->c);
+			err = perf_collapse_print(&r->c);
 	} else if (r->s->by_module) {
-		err = print_modules(r);
+		err = perf_by_module_print(&r->bm);
 	}
 	if (!err && r->mismatches)
 		err = kms_error_fmt("%s: %lu of %lu kernel frames are not %s's (the first on line %lu): a profile of another kernel, or another KASLR offset (-k, -K)",
@@ -1058,9 +483,8 @@ static void run_release(struct perf_run *r)
 {
 	free(r->held);
 	free(r->out);
-	free(r->row_samples);
-	kms_strmap_release(&r->rows);
-	collapse_release(&r->c);
+	perf_by_module_release(&r->bm);
+	perf_collapse_release(&r->c);
 }
 
 static int run(struct inspector *in, const void *settings, int argc,

@@ -69,12 +69,4 @@ extern const struct command command_list, command_lookup, command_find,
 	command_verify, command_decode, command_export, command_probe,
 	command_note, command_stack, command_perf;
 
-/* list and export --format=kallmodsyms: every symbol, filtered. */
-struct list_filter {
-	const char *module;		/* --module */
-	const char *objfile;		/* --objfile */
-};
-
-int list_symbols(struct inspector *in, const struct list_filter *filter);
-
 #endif /* KMS_COMMAND_H */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * export --format=ranges (builtin_ranges.h): modules.builtin.ranges, as
+ * export --format=ranges (export_ranges.h): modules.builtin.ranges, as
  * Linux 6.12's scripts/generate_builtin_ranges.awk writes it: per output
  * section with lines an anchor record, ".text 00000000-00000000 = _text",
  * then ".rodata SSSSSSSS-EEEEEEEE mod [mod2...]" per run of one module
@@ -35,11 +35,10 @@
 
 #include <kms/annotate.h>
 #include <kms/format.h>
-#include <kms/linker_map.h>
-#include <kms/strmap.h>
 #include <kms/util.h>
 
-#include "builtin_ranges.h"
+#include "export_ranges.h"
+#include "map_order.h"
 
 /* "a b" of object entry @obj's modules into @buf; false for none. */
 static bool module_names(const struct kms_tables *t, uint32_t obj,
@@ -55,18 +54,6 @@ static bool module_names(const struct kms_tables *t, uint32_t obj,
 				kms_modlist_name(t, list, k));
 	return n > 0;
 }
-
-/*
- * An output section the awk script writes lines for (awk lines 214-231):
- * allocated, named ".something", not at address 0, not .orc_*, *_sites or
- * *.percpu*.
- */
-struct osect {
-	const char *name;
-	uint64_t addr, size, align;
-	size_t index;			/* in the ELF section headers */
-	bool used;			/* has a range line: gets an anchor */
-};
 
 /* One line of the output, as the awk script keys it (awk line 64). */
 struct line {
@@ -302,15 +289,6 @@ static struct kms_error *record(struct ranges *r, const struct osect *sect,
 	return NULL;
 }
 
-/* kms_upper_bound()'s order of an address among sections' starts. */
-static int addr_before_sect(const void *key, const void *element)
-{
-	uint64_t addr = *(const uint64_t *)key;
-	uint64_t start = ((const struct osect *)element)->addr;
-
-	return addr < start ? -1 : addr > start;
-}
-
 /* kms_upper_bound()'s order of an address among pieces' ends. */
 static int addr_before_end(const void *key, const void *element)
 {
@@ -318,19 +296,6 @@ static int addr_before_end(const void *key, const void *element)
 	uint64_t end = ((const struct piece *)element)->end;
 
 	return addr < end ? -1 : addr > end;
-}
-
-/* The output section holding @addr, or NULL. */
-static const struct osect *section_at(const struct ranges *r, uint64_t addr)
-{
-	size_t lo = kms_upper_bound(&addr, r->sects, r->nr_sects,
-				    sizeof(*r->sects), addr_before_sect);
-
-	if (!lo)
-		return NULL;
-	if (addr >= r->sects[lo - 1].addr + r->sects[lo - 1].size)
-		return NULL;
-	return &r->sects[lo - 1];
 }
 
 /*
@@ -474,155 +439,23 @@ static const char *anchor_of(struct ranges *r, const struct osect *s,
 	return start ? start : first;
 }
 
-static bool is_vmlinux_o(const char *file)
-{
-	const char *base = strrchr(file, '/');
-
-	return !strcmp(base ? base + 1 : file, "vmlinux.o");
-}
-
-/* A section of vmlinux.o where vmlinux has it. */
-struct chunk {
-	const struct osect *sect;
-	uint64_t addr, size;
-	size_t rank;			/* in vmlinux.o's map */
-};
-
-static int compare_chunk(const void *a, const void *b)
-{
-	const struct chunk *x = a, *y = b;
-
-	return x->rank < y->rank ? -1 : x->rank > y->rank;
-}
-
 /*
- * The sections of vmlinux.o in vmlinux.map (@map), each where vmlinux
- * has it, into @chunks (indexed as @names, their names), unranked: the
- * first piece of each name (awk line 284), merged constants left out
- * (awk line 287: they have no objects' bytes).
- */
-static struct kms_error *read_chunks(const struct ranges *r,
-				     const struct kms_linker_map *map,
-				     struct kms_strmap *names,
-				     struct chunk **chunks, size_t *nr)
-{
-	size_t i, cap = 0;
-	uint32_t k;
-	int added;
-
-	for (i = 0; i < map->nr_pieces; i++) {
-		const struct kms_map_piece *p = &map->pieces[i];
-		const struct osect *s = section_at(r, p->address);
-		struct kms_error *err;
-
-		if (!is_vmlinux_o(p->file) || !s ||
-		    strcmp(s->name, p->output_section) ||
-		    !strncmp(p->input_section, ".rodata.cst", 11) ||
-		    !strncmp(p->input_section, ".rodata.str", 11))
-			continue;
-		err = kms_strmap_intern(names, p->input_section, &k, &added);
-		if (!err && added && KMS_RESERVE(*chunks, cap, *nr + 1))
-			err = &kms_error_nomem;
-		if (err)
-			return err;
-		if (added)
-			(*chunks)[(*nr)++] = (struct chunk){
-				.sect = s, .addr = p->address,
-				.size = p->size, .rank = SIZE_MAX,
-			};
-	}
-	return NULL;
-}
-
-/* vmlinux.o.map beside @map_path. */
-static char *default_o_map(const char *map_path)
-{
-	const char *slash = strrchr(map_path, '/');
-	char *path;
-
-	if (asprintf(&path, "%.*svmlinux.o.map",
-		     slash ? (int)(slash - map_path + 1) : 0, map_path) < 0)
-		return NULL;
-	return path;
-}
-
-/*
- * Rank @chunks (named @names) by where vmlinux.o's map @o_map_path lists
- * them: vmlinux.o's output sections are the final link's input sections.
- * An error when it lists none of them (not the map of @map_path's
- * vmlinux.o).
- */
-static struct kms_error *rank_chunks(const char *o_map_path,
-				     const char *map_path,
-				     const struct kms_strmap *names,
-				     struct chunk *chunks)
-{
-	struct kms_linker_map *o_map = NULL;
-	struct kms_error *err;
-	size_t i, rank = 0;
-
-	err = kms_linker_map_read(o_map_path, &o_map);
-	if (err)
-		return err;
-	for (i = 0; i < o_map->nr_pieces; i++) {
-		uint32_t k = kms_strmap_find(names,
-					     o_map->pieces[i].output_section);
-
-		if (k != UINT32_MAX && chunks[k].rank == SIZE_MAX)
-			chunks[k].rank = rank++;
-	}
-	kms_linker_map_destroy(o_map);
-	if (!rank)
-		return kms_error_file(o_map_path, "lists none of the sections %s gives vmlinux.o: not vmlinux.o's map?",
-				      map_path);
-	return NULL;
-}
-
-/*
- * The records in the order the awk script reads them, when vmlinux was
- * linked from vmlinux.o (IBT, LTO): vmlinux.o's sections in the order of
- * vmlinux.o's map (awk lines 432-490), each where vmlinux.map places it.
- * That order is in no table and not in vmlinux: it takes both maps, which
- * is why --map exists; without it, or when vmlinux.map shows no vmlinux.o,
- * the records go in address order, vmlinux.map's (lines 338-392).
- * *@ret_done says whether the maps gave the order.
+ * The records in the order the link maps give (map_order()); *@ret_done
+ * says whether they gave one.
  */
 static struct kms_error *map_records(struct ranges *r, const char *map_path,
 				     const char *o_map_path, bool *ret_done)
 {
-	struct kms_linker_map *map = NULL;
-	_cleanup_free_ char *o_default = NULL;
 	_cleanup_free_ struct chunk *chunks = NULL;
-	struct kms_strmap names = { 0 };
 	struct kms_error *err;
-	size_t i, nr = 0;
+	size_t i, nr;
 
-	*ret_done = false;
-	err = kms_linker_map_read(map_path, &map);
-	if (err)
-		return err;
-	err = read_chunks(r, map, &names, &chunks, &nr);
-	if (err || !nr)
-		goto out;
-	if (!o_map_path) {
-		o_map_path = o_default = default_o_map(map_path);
-		if (!o_default) {
-			err = &kms_error_nomem;
-			goto out;
-		}
-	}
-	err = rank_chunks(o_map_path, map_path, &names, chunks);
-	if (err)
-		goto out;
-	/* Those vmlinux.o's map does not list (objtool's) have no records. */
-	qsort(chunks, nr, sizeof(*chunks), compare_chunk);
-	for (i = 0; i < nr && chunks[i].rank != SIZE_MAX && !err; i++)
+	err = map_order(r->sects, r->nr_sects, map_path, o_map_path, &chunks,
+			&nr);
+	for (i = 0; !err && i < nr; i++)
 		err = records(r, chunks[i].sect, chunks[i].addr,
 			      chunks[i].addr + chunks[i].size);
-	*ret_done = !err;
-out:
-	kms_strmap_release(&names);
-	kms_linker_map_destroy(map);
+	*ret_done = !err && nr;
 	return err;
 }
 

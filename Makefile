@@ -41,13 +41,12 @@ ALL_LDFLAGS := $(LDFLAGS) $(SAN_FLAGS)
 # scripts/check-layers.sh checks that the includes say the same, and
 # scripts/check-cycles.sh that no two files call each other.  tools/ holds
 # the two programs: the inspector in tools/inspector/, the audit in
-# tools/audit/; tools/json.c, the inspector's JSON writer, lies beside them
-# (its header found with -Itools).
+# tools/audit/.
 LIB_SRCS := $(wildcard sidecar/lib/*.c)
 INPUTS_SRCS := $(wildcard sidecar/inputs/*.c)
 GENLIB_SRCS := $(filter-out sidecar/gen/main.c,$(wildcard sidecar/gen/*.c))
 GEN_SRCS := sidecar/gen/main.c
-TOOL_SRCS := $(wildcard tools/inspector/*.c) $(wildcard tools/*.c)
+TOOL_SRCS := $(wildcard tools/inspector/*.c)
 AUDIT_SRCS := $(wildcard tools/audit/*.c)
 
 LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o)
@@ -78,9 +77,6 @@ $(O)/kallmodsyms-gen: $(GEN_OBJS) $(GEN_LIB) $(INPUTS_LIB) $(LIB)
 # The inspector's verify runs the generator.
 $(O)/kallmodsyms: $(TOOL_OBJS) $(GEN_LIB) $(INPUTS_LIB) $(LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS)
-
-# The inspector's "json.h" is tools/json.h.
-$(TOOL_OBJS): ALL_CFLAGS += -Itools
 
 $(O)/kallmodsyms-audit: $(AUDIT_OBJS) $(INPUTS_LIB) $(LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS)

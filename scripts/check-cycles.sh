@@ -38,12 +38,9 @@ fail() {
 
 make -s O="$build"
 
-# The Makefile's sources: every .c of these folders (tools/ itself may
-# hold none).
-shopt -s nullglob
-files=(sidecar/lib/*.c sidecar/inputs/*.c sidecar/gen/*.c tools/*.c
+# The Makefile's sources: every .c of these folders.
+files=(sidecar/lib/*.c sidecar/inputs/*.c sidecar/gen/*.c
 	tools/inspector/*.c tools/audit/*.c)
-shopt -u nullglob
 declare -A definer=()	# "folder symbol" -> the file of that folder
 declare -A definers=()	# symbol -> every file defining it
 declare -A uses=()	# file -> the symbols it references

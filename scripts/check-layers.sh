@@ -24,9 +24,6 @@ cd "$(dirname "$0")/.."
 
 # Headers that the Makefile generates into the includer's build folder.
 generated=" sidecar/inputs/modularity_mk.h "
-# The folder the Makefile's -I adds for a folder's files, as a second
-# place for their "quoted" headers.
-declare -A quote_dir=([tools/inspector]=tools)
 # Public headers without a .c of their own name: their layer.
 declare -A header_layer=([format.h]=lib)
 declare -A rank=([lib]=0 [inputs]=1 [gen]=2 [tools]=3)
@@ -97,9 +94,6 @@ for f in "${files[@]}"; do
 		'"'*)
 			name=${h//\"/}
 			path=$(dirname "$f")/$name
-			extra=${quote_dir[$(dirname "$f")]:-}
-			[ -f "$path" ] || [ -z "$extra" ] || [ ! -f "$extra/$name" ] ||
-				path=$extra/$name
 			if [[ $name == */* ]]; then
 				fail "$f: includes \"$name\", a path: a private header of another folder"
 			elif [ -f "$path" ]; then

@@ -16,16 +16,13 @@ try:
                             FLAGS_REQUIRED, HEADER_SIZE, IMAGE_HEADER_SIZE,
                             IMAGE_MAX_SIZE, MAGIC, NARROW_OBJECTS_MAX, NONE,
                             NONE16, NOTE_NAME, NOTE_TYPE, NR_CLASSES,
-                            OBJECT_SIZE, SECTION_SIZE, START_SIZE, VERSION)
+                            OBJECT_SIZE, REASONS, SECTION_SIZE, START_SIZE,
+                            VERSION)
 except ImportError:
     raise ImportError("python/kallmodsyms/constants.py is missing: it "
-                      "is generated from sidecar/include/kms/format.h, "
+                      "is generated from sidecar/include/kms/format.h "
+                      "and reasons.h, "
                       "run make in the kallmodsyms checkout") from None
-
-# The reason classes of FORMAT.md section 7: every refusal names one.
-REASONS = ("no-note", "bad-header", "bad-version", "bad-frame", "bad-zstd",
-           "bad-offset", "overlap", "bad-strtab", "bad-modlist", "bad-object",
-           "unknown-class", "bad-section", "bad-range")
 
 # The section classes of FORMAT.md 3.1, by number.
 CLASS_NAMES = ("text", "init-text", "rodata", "ro-after-init", "data",
@@ -50,10 +47,13 @@ DECOMPRESSORS = ("zstandard", "program")
 
 class KmsError(Exception):
     """A problem with the input, phrased for the user (one line).  When it
-    is a refused blob, reason is its class (REASONS)."""
+    is a refused blob, reason is its class: one of REASONS, FORMAT.md 7's
+    words, made from the C list (kms/reasons.h) into constants.py."""
 
     def __init__(self, message, reason=None):
         super().__init__(message)
+        if reason is not None and reason not in REASONS:
+            raise ValueError("%r is not a reason of FORMAT.md 7" % reason)
         self.reason = reason
 
 

@@ -17,19 +17,9 @@ static const char *const class_names[KMS_NR_ERROR_CLASSES] = {
 	[KMS_ERR_NOMEM] = "out-of-memory",
 	[KMS_ERR_IO] = "io",
 	[KMS_ERR_ABSENT] = "absent",
-	[KMS_ERR_NO_NOTE] = "no-note",
-	[KMS_ERR_BAD_HEADER] = "bad-header",
-	[KMS_ERR_BAD_VERSION] = "bad-version",
-	[KMS_ERR_BAD_FRAME] = "bad-frame",
-	[KMS_ERR_BAD_ZSTD] = "bad-zstd",
-	[KMS_ERR_BAD_OFFSET] = "bad-offset",
-	[KMS_ERR_OVERLAP] = "overlap",
-	[KMS_ERR_BAD_STRTAB] = "bad-strtab",
-	[KMS_ERR_BAD_MODLIST] = "bad-modlist",
-	[KMS_ERR_BAD_OBJECT] = "bad-object",
-	[KMS_ERR_UNKNOWN_CLASS] = "unknown-class",
-	[KMS_ERR_BAD_SECTION] = "bad-section",
-	[KMS_ERR_BAD_RANGE] = "bad-range",
+#define REASON_NAME(name, word, meaning) [KMS_ERR_##name] = word,
+	KMS_REASONS(REASON_NAME)
+#undef REASON_NAME
 };
 
 const char *kms_error_class_name(enum kms_error_class class)

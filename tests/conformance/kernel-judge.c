@@ -6,13 +6,14 @@
  * and any compiler.  Each FILE is taken as the contents of the note's
  * section (.note.kallmodsyms, or a copy of .notes: notes are skipped
  * alike) and kallmodsyms_init() runs on it as at boot; the line printed is
- * the one kms-judge prints for the C library (verdict.h).  -v adds the
- * kernel's log line after a refusal.  -k prints instead, for an accepted
- * FILE, the bytes of the tables the kernel keeps after boot ("FILE kept
- * N"), which bench/table-size.sh reports.  -a adds an accepted FILE's
- * annotation lines, each probe shown by kallmodsyms_seq_show() as
- * /proc/kallmodsyms shows a symbol, with the kshim's _text and
- * __per_cpu_start.
+ * the one kms-judge prints for the C library (verdict.h), a refusal's
+ * class the reason the parser recorded, never read from its log line.
+ * -v adds the kernel's log line after a refusal.  -k prints instead, for
+ * an accepted FILE, the bytes of the tables the kernel keeps after boot
+ * ("FILE kept N"), which bench/table-size.sh reports.  -a adds an
+ * accepted FILE's annotation lines, each probe shown by
+ * kallmodsyms_seq_show() as /proc/kallmodsyms shows a symbol, with the
+ * kshim's _text and __per_cpu_start.
  *
  *   kms-kernel-judge [-v|-k] [-a] FILE...
  */
@@ -23,22 +24,21 @@
 
 #include "verdict.h"
 
-/* The kernel's log lines, by reason class: the one place they are mapped. */
-static const struct verdict_reason reasons[] = {
-	{ "disabled: no kallmodsyms note", "no-note" },
-	{ "disabled: bad note header", "bad-header" },
-	{ "disabled: format version", "bad-version" },
-	{ "disabled: payload is not one zstd frame", "bad-frame" },
-	{ "disabled: zstd frame does not decompress", "bad-zstd" },
-	{ "lie outside the image", "bad-offset" },
-	{ "disabled: tables overlap", "overlap" },
-	{ "disabled: string table", "bad-strtab" },
-	{ "disabled: module list", "bad-modlist" },
-	{ "disabled: object", "bad-object" },
-	{ "has unknown class", "unknown-class" },
-	{ "disabled: section", "bad-section" },
-	{ "disabled: range", "bad-range" },
+/*
+ * The reason the parser records for a refusal (kms_reason), by the words
+ * of the kernel's own list (KALLMODSYMS_REASONS, include/linux/
+ * kallmodsyms.h); none for a refusal without a class (memory).
+ */
+#define KERNEL_REASON_WORD(name, word, ...) [KALLMODSYMS_REASON_##name] = word,
+static const char *const reason_words[KALLMODSYMS_NR_REASONS] = {
+	KALLMODSYMS_REASONS(KERNEL_REASON_WORD)
 };
+
+static const char *reason_word(enum kallmodsyms_reason reason)
+{
+	return (unsigned int)reason < KALLMODSYMS_NR_REASONS &&
+	       reason_words[reason] ? reason_words[reason] : "unclassified";
+}
 
 /*
  * FORMAT.md 7's probes of the tables boot kept: each range's start, walked
@@ -119,6 +119,7 @@ int main(int argc, char **argv)
 		kshim_place_notes(data, size);
 		free(data);
 
+		kms_reason = KALLMODSYMS_REASON_NONE;
 		kallmodsyms_init();
 		if (kept && kms_ready)
 			printf("%s kept %u\n", argv[i], kms.size);
@@ -129,10 +130,7 @@ int main(int argc, char **argv)
 				kms.nr_modlist_words, kms.strtab_size,
 				kms.image_size });
 		else
-			verdict_refuse(argv[i],
-				       verdict_reason_of(reasons,
-							 sizeof(reasons) / sizeof(reasons[0]),
-							 kshim_last_log),
+			verdict_refuse(argv[i], reason_word(kms_reason),
 				       kshim_last_log, verbose);
 		if (kms_ready && annotate)
 			annotations(argv[i]);

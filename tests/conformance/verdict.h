@@ -22,17 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/*
- * For a reader whose refusals carry no class: the kernel's parser, which
- * logs one line (kms-kernel-judge).  The library's errors have their
- * class (kms/error.h), which kms-judge prints: no message is read there.
- * A reader's message containing @text is refused for @reason.
- */
-struct verdict_reason {
-	const char *text;
-	const char *reason;
-};
-
 struct verdict_counts {
 	uint32_t sections, ranges, attributions, modules, modlist_words;
 	uint32_t strtab;
@@ -48,18 +37,6 @@ static inline int verdict_option(int argc, char **argv, int *i,
 		return 0;
 	++*i;
 	return 1;
-}
-
-/* The class of @message by the reader's table, the first match wins. */
-static inline const char *verdict_reason_of(const struct verdict_reason *r,
-					    size_t n, const char *message)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (strstr(message, r[i].text))
-			return r[i].reason;
-	return "unclassified";
 }
 
 static inline int verdict_name_len(const char *path, const char **name)

@@ -6,7 +6,9 @@
 # the hunks of those files from 0002, applied to an empty tree.  Given a
 # patch number and files, those files' hunks from that patch instead
 # (perf's decoder, tools/perf/util/kallmodsyms.[ch] from 0013, for
-# tests/conformance/perf-judge.c).
+# tests/conformance/perf-judge.c); NUMBER may be a glob ('000[2-4]'):
+# the hunks of each patch it matches, in order, the first creating the
+# files (scripts/sync-check.sh).
 #
 # usage: extract-kernel.sh PATCHDIR OUTDIR [NUMBER FILE...]
 
@@ -20,7 +22,8 @@ if [ $# -gt 3 ]; then files="${*:4}"; fi
 
 rm -rf "$out.tmp"
 mkdir -p "$out.tmp"
-for p in "$patches"/"$number"-*.patch; do
+# shellcheck disable=SC2231 # NUMBER may be a glob
+for p in "$patches"/$number-*.patch; do
 	# Keep only the diff sections of our files; stop at the mail trailer.
 	awk -v files="$files" '
 		BEGIN { n = split(files, f, " "); for (i = 1; i <= n; i++) want["a/" f[i]] = 1 }
@@ -28,7 +31,10 @@ for p in "$patches"/"$number"-*.patch; do
 		/^-- $/ { keep = 0 }
 		keep { print }
 	' "$p" > "$out.tmp/part.diff"
-	patch -s -p1 -d "$out.tmp" < "$out.tmp/part.diff"
+	# (A patch of the glob may touch none of the files.)
+	if [ -s "$out.tmp/part.diff" ]; then
+		patch -s -p1 -d "$out.tmp" < "$out.tmp/part.diff"
+	fi
 done
 rm -f "$out.tmp/part.diff"
 rm -rf "$out"

@@ -18,6 +18,8 @@
 #include <stdarg.h>
 #include <stdbool.h>
 
+#include <kms/reasons.h>
+
 enum kms_error_class {
 	/* Bad input or usage: a file or an argument the tool cannot use
 	 * (kms_error_fmt(), kms_error_file()). */
@@ -32,21 +34,12 @@ enum kms_error_class {
 	KMS_ERR_ABSENT,
 	/*
 	 * A refused note: the reason classes of FORMAT.md section 7, in its
-	 * order; kms_error_class_name() gives the reason's word.
+	 * order, KMS_ERR_NO_NOTE to KMS_ERR_BAD_RANGE, made from the one list
+	 * (kms/reasons.h); kms_error_class_name() gives the reason's word.
 	 */
-	KMS_ERR_NO_NOTE,
-	KMS_ERR_BAD_HEADER,
-	KMS_ERR_BAD_VERSION,
-	KMS_ERR_BAD_FRAME,
-	KMS_ERR_BAD_ZSTD,
-	KMS_ERR_BAD_OFFSET,
-	KMS_ERR_OVERLAP,
-	KMS_ERR_BAD_STRTAB,
-	KMS_ERR_BAD_MODLIST,
-	KMS_ERR_BAD_OBJECT,
-	KMS_ERR_UNKNOWN_CLASS,
-	KMS_ERR_BAD_SECTION,
-	KMS_ERR_BAD_RANGE,
+#define KMS_ERR_REASON(name, word, meaning) KMS_ERR_##name,
+	KMS_REASONS(KMS_ERR_REASON)
+#undef KMS_ERR_REASON
 	KMS_NR_ERROR_CLASSES
 };
 

@@ -70,15 +70,40 @@ static inline void put_unaligned_le32(u32 v, void *p)
 	b[3] = v >> 24;
 }
 
-/* printk: silent unless KSHIM_VERBOSE is set; the last line is kept. */
+/*
+ * printk: silent unless KSHIM_VERBOSE is set; the last line is kept.
+ * pr_debug() prints nothing, as the kernel's without DEBUG.  %pV (a
+ * struct va_format: a format and its arguments) is taken only as the
+ * kernel file uses it, at the end of a format with no other conversion.
+ */
+#define __printf(a, b) __attribute__((format(printf, a, b)))
+struct va_format {
+	const char *fmt;
+	va_list *va;
+};
 extern char kshim_last_log[256];
-__attribute__((format(printf, 1, 2)))
+__printf(1, 2)
 static inline void kshim_log(const char *fmt, ...)
 {
+	const char *pv = strstr(fmt, "%pV");
+	size_t n = 0;
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(kshim_last_log, sizeof(kshim_last_log), fmt, ap);
+	if (pv) {
+		const struct va_format *vaf = va_arg(ap, const struct va_format *);
+		va_list inner;
+
+		n = (size_t)(pv - fmt) < sizeof(kshim_last_log) - 1 ?
+		    (size_t)(pv - fmt) : sizeof(kshim_last_log) - 1;
+		memcpy(kshim_last_log, fmt, n);
+		va_copy(inner, *vaf->va);
+		vsnprintf(kshim_last_log + n, sizeof(kshim_last_log) - n,
+			  vaf->fmt, inner);
+		va_end(inner);
+	} else {
+		vsnprintf(kshim_last_log, sizeof(kshim_last_log), fmt, ap);
+	}
 	va_end(ap);
 	if (getenv("KSHIM_VERBOSE"))
 		fputs(kshim_last_log, stderr);
@@ -88,6 +113,8 @@ static inline void kshim_log(const char *fmt, ...)
 #endif
 #define pr_err(fmt, ...) kshim_log(pr_fmt(fmt), ##__VA_ARGS__)
 #define pr_info(fmt, ...) kshim_log(pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_debug(fmt, ...) \
+	do { if (0) kshim_log(pr_fmt(fmt), ##__VA_ARGS__); } while (0)
 
 /* Memory. */
 static inline void *kvmalloc(size_t size, gfp_t gfp)

@@ -1,0 +1,80 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The reasons a reader refuses a note are one list, KMS_REASONS in
+# sidecar/include/kms/reasons.h (X(NAME, WORD, MEANING), FORMAT.md 7's
+# order).  The C library and the Python decoder are made from it; what
+# cannot be made from it is held to it here:
+#
+# - FORMAT.md 7's table (and so its verbatim copy in each series'
+#   Documentation/kbuild/kallmodsyms-format.rst): its words, in order;
+# - the kernel parser's copy, KALLMODSYMS_REASONS in each series'
+#   include/linux/kallmodsyms.h (patch 0002): every entry alike;
+# - perf's decoder (6.12's patch 0013, tools/perf/util/kallmodsyms.c):
+#   reason_names[] after KMS_OK, KMS_NAME and its word, in order (the
+#   entries after them are perf's own, no class of the format).
+#
+# A copy that differs fails with one line naming it and its first entry
+# that differs.
+#
+# usage: scripts/check-reasons.sh   (from anywhere; exit 1 on a difference)
+
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+status=0
+
+# The X(NAME, "WORD", "MEANING") lines of FILE, as "NAME WORD MEANING".
+entries() {
+	sed -n 's/^[[:space:]]*X(\([A-Z_]*\), "\([^"]*\)", "\([^"]*\)")[[:space:]\\]*$/\1 \2 \3/p' "$1"
+}
+
+# same WHAT FILE: FILE's lines are those of the list in $scratch/want?
+same() {
+	local n
+	if cmp -s "$scratch/want" "$2"; then
+		return 0
+	fi
+	# "differ: byte B, line N", or "EOF on F after byte B, line N" (or
+	# "EOF on F which is empty"): the entry after the last in common.
+	n=$({ cmp "$scratch/want" "$2" 2>&1 || true; } | sed -n \
+		-e 's/.* differ: .* line \([0-9]*\)$/\1/p' \
+		-e 's/.* EOF on .* line \([0-9]*\)$/\1 + 1/p' \
+		-e 's/.* EOF on .* is empty$/1/p')
+	n=$((n))
+	echo "check-reasons: $1 differs from KMS_REASONS (kms/reasons.h) at entry $n:" \
+		"'$(sed -n "${n}p" "$2")', not '$(sed -n "${n}p" "$scratch/want")'"
+	status=1
+}
+
+entries sidecar/include/kms/reasons.h > "$scratch/list"
+if [ "$(wc -l < "$scratch/list")" -lt 13 ]; then
+	echo "check-reasons: sidecar/include/kms/reasons.h: KMS_REASONS has $(wc -l < "$scratch/list") entries of the form X(NAME, \"WORD\", \"MEANING\")"
+	exit 1
+fi
+
+cut -d' ' -f2 "$scratch/list" > "$scratch/want"
+sed -n '/^| class | the rule broken |$/,/^$/s/^| `\([^`]*\)` |.*/\1/p' \
+	sidecar/FORMAT.md > "$scratch/format"
+same "sidecar/FORMAT.md 7's table" "$scratch/format"
+
+cp "$scratch/list" "$scratch/want"
+for v in 6.12 6.1; do
+	tests/fuzz/extract-kernel.sh "kernel-patches/$v" "$scratch/$v"
+	entries "$scratch/$v/include/linux/kallmodsyms.h" > "$scratch/kernel-$v"
+	same "kernel-patches/$v: include/linux/kallmodsyms.h" "$scratch/kernel-$v"
+done
+
+cut -d' ' -f1,2 "$scratch/list" > "$scratch/want"
+tests/fuzz/extract-kernel.sh kernel-patches/6.12 "$scratch/perf" 0013 \
+	tools/perf/util/kallmodsyms.c
+sed -n '/^static const char \* const reason_names/,/^};/s/^[[:space:]]*\[KMS_\([A-Z_]*\)\][[:space:]]*= "\([^"]*\)",$/\1 \2/p' \
+	"$scratch/perf/tools/perf/util/kallmodsyms.c" | sed '1{/^OK /d}' |
+	head -n "$(wc -l < "$scratch/want")" > "$scratch/perf-names"
+same "kernel-patches/6.12: tools/perf/util/kallmodsyms.c's reason_names" \
+	"$scratch/perf-names"
+
+[ $status -ne 0 ] ||
+	echo "check-reasons: FORMAT.md 7, the kernel's copies and perf's agree with kms/reasons.h ($(wc -l < "$scratch/list") reasons)"
+exit $status

@@ -129,7 +129,6 @@ bench: all
 ## instrumentation into build-fuzz/, one binary per tests/fuzz/fuzz_*.c.
 FUZZ_O := build-fuzz
 FUZZ_CC ?= clang-14
-FUZZ_SECONDS ?= 60
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all \
 	    -fno-omit-frame-pointer
 FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
@@ -164,7 +163,7 @@ fuzz-build:
 	$(MAKE) $(FUZZ_PROGS)
 
 fuzz: fuzz-build
-	tests/fuzz/fuzz.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+	tests/fuzz/fuzz.sh -t $(or $(FUZZ_SECONDS),60) $(FUZZ_TARGETS)
 
 MANDIR ?= $(PREFIX)/share/man
 MAN1 := sidecar/gen/kallmodsyms-gen.1 tools/inspector/kallmodsyms.1 \

@@ -311,33 +311,45 @@ start_gdbstub_moved() {
 	return 1
 }
 
+# poll SECONDS CMD...: run CMD every 0.1 s until it succeeds (true), or
+# until SECONDS have passed or QEMU is gone (false; CMD runs once more
+# after QEMU's exit, which may have come after its last output).  Time is
+# the wall clock's ($SECONDS), not a count of sleeps: on a loaded machine
+# each "sleep 0.1" takes longer.
+poll() {
+	local deadline=$((SECONDS + $1))
+	shift
+	until "$@"; do
+		kill -0 "$qemu_pid" 2> /dev/null || { "$@"; return; }
+		[ "$SECONDS" -le "$deadline" ] || return 1
+		sleep 0.1
+	done
+}
+
 # wait_for_line FILE LINE SECONDS: until FILE has that line; fails after
 # SECONDS, or when QEMU is gone.  wait_for_text: a line holding TEXT.
 wait_for_line() { wait_for_grep -x "$@"; }
 wait_for_text() { wait_for_grep '' "$@"; }
 wait_for_grep() {
-	local how=$1 file=$2 line=$3 left=$(($4 * 10))
-	while ! grep -qF ${how:+"$how"} -- "$line" "$file" 2> /dev/null; do
-		if [ "$left" -le 0 ] || ! kill -0 "$qemu_pid" 2> /dev/null; then
-			echo "no line${how:- holding} \"$line\" in $file" >&2
-			return 1
-		fi
-		sleep 0.1
-		left=$((left - 1))
-	done
+	local how=$1 file=$2 line=$3 what=' holding'
+	[ -z "$how" ] || what=
+	poll "$4" grep -sqF ${how:+"$how"} -- "$line" "$file" || {
+		echo "no line$what \"$line\" in $file" >&2
+		return 1
+	}
 }
 
-# wait_qemu SECONDS: QEMU has exited (the guest script ended) in time.
+# wait_qemu SECONDS: QEMU has exited (the guest script ended) in time
+# (wall-clock seconds).
 wait_qemu() {
-	local left=$(($1 * 10))
+	local deadline=$((SECONDS + $1))
 	while kill -0 "$qemu_pid" 2> /dev/null; do
-		if [ "$left" -le 0 ]; then
+		if [ "$SECONDS" -gt "$deadline" ]; then
 			kill "$qemu_pid"
 			echo "QEMU did not exit in $1 s" >&2
 			return 1
 		fi
 		sleep 0.1
-		left=$((left - 1))
 	done
 	wait "$qemu_pid" 2> /dev/null
 }

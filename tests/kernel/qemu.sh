@@ -255,37 +255,43 @@ EXPECT
 	fi
 }
 
-# free_port: a free TCP port on the loopback interface.
-free_port() {
-	python3 -c 'import socket
-s = socket.socket()
-s.bind(("127.0.0.1", 0))
-print(s.getsockname()[1])'
-}
-
-# start_gdbstub KERNEL INITRAMFS OUTDIR PORT [QEMU OPTIONS...] -- [KERNEL ARGS...]
-# Boots in the background with a gdbstub on 127.0.0.1:PORT and the control
-# channel (the guest's /dev/kms-ctl) fed from the FIFO OUTDIR/ctl.in, so
-# that the test can let the guest script go on ("read go < /dev/kms-ctl").
+# start_gdbstub KERNEL INITRAMFS OUTDIR [QEMU OPTIONS...] -- [KERNEL ARGS...]
+# Boots in the background with a gdbstub on the Unix socket
+# OUTDIR/gdb.sock, its absolute path in $gdbstub (gdb: "target remote
+# $gdbstub"), and the control channel (the guest's /dev/kms-ctl) fed from
+# the FIFO OUTDIR/ctl.in, so that the test can let the guest script go on
+# ("read go < /dev/kms-ctl").  A socket in the test's own directory, not
+# a TCP port: no other run can take it between its choice and QEMU's
+# bind.  Returns once QEMU listens there (fails if it does not in 60 s).
 # Sets qemu_pid; the test's exit stops QEMU whatever happened.  The guest
 # has 300 s.
 start_gdbstub() {
-	local kernel=$1 initrd=$2 outdir=$3 port=$4 qemu_opts=()
-	shift 4
+	local kernel=$1 initrd=$2 outdir=$3 qemu_opts=()
+	shift 3
 	while [ $# -gt 0 ] && [ "$1" != -- ]; do
 		qemu_opts+=("$1")
 		shift
 	done
 	[ $# -gt 0 ] && shift
 	mkdir -p "$outdir"
+	outdir=$(cd "$outdir" && pwd)
+	gdbstub=$outdir/gdb.sock
 	: > "$outdir/data"
 	mkfifo "$outdir/ctl.in" "$outdir/ctl.out"
-	qemu_start "$outdir/qemu.stderr" "$outdir" -gdb "tcp:127.0.0.1:$port" \
+	# shellcheck disable=SC2054 # QEMU's commas
+	qemu_start "$outdir/qemu.stderr" "$outdir" \
+		-chardev "socket,path=$gdbstub,server=on,wait=off,id=gdbstub" \
+		-gdb chardev:gdbstub \
 		${qemu_opts[@]+"${qemu_opts[@]}"} -- "$kernel" "$initrd" "$@"
+	poll 60 test -S "$gdbstub" || {
+		echo "QEMU opened no gdbstub at $gdbstub; its stderr:" >&2
+		cat "$outdir/qemu.stderr" >&2
+		return 1
+	}
 }
 
 # start_gdbstub_moved KERNEL INITRAMFS OUTDIR [QEMU OPTIONS...] -- [KERNEL ARGS...]
-# start_gdbstub with KASLR, on a free port ($port), for a guest script
+# start_gdbstub with KASLR (its socket in $gdbstub), for a guest script
 # that prints /proc/kallmodsyms in its "kallmodsyms" section and then
 # "@@@ ready"; the sections split.  KASLR may keep the link-time slot (one
 # boot in some hundred), which would make a test of it trivial: then boot
@@ -297,8 +303,7 @@ start_gdbstub_moved() {
 	link=$(nm "$kbuild/vmlinux" | sed -n 's/ T _text$//p')
 	for try in 1 2 3; do
 		rm -rf "$out"
-		port=$(free_port)
-		start_gdbstub "$kernel" "$initrd" "$out" "$port" "$@" kaslr
+		start_gdbstub "$kernel" "$initrd" "$out" "$@" kaslr || return 1
 		wait_for_line "$out/data" "@@@ ready" 120 || return 1
 		split_sections "$out"
 		grep -q " T _text\$" "$out/kallmodsyms" || return 1

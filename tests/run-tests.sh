@@ -31,7 +31,9 @@
 # Sanitizer and valgrind modes run on the first kernel and toolchain
 # only: the others add kernels, not code paths.  suite=full: a test too
 # costly for CI's budget (its line says why), run by make check-full
-# (KMS_FULL=1) or when named on the command line.
+# (KMS_FULL=1) or when named on the command line.  serial: a test that
+# changes the machine for the others (run-package.sh installs packages
+# with dpkg): its runs come after all the others, one at a time.
 #
 # This run's matrix (the one place it is written):
 #   KMS_MODES    tool builds, default "plain asan valgrind"
@@ -90,12 +92,16 @@ build_kernels() {
 	done
 }
 
+# words TEST: the words of TEST's kms-test line, one a line, without the
+# comment that may end it in parentheses ("suite=full (builds ...)").
+words() {
+	sed -n 's/^# kms-test: //p' "tests/$1" | head -n 1 | sed 's/ *(.*//' |
+		tr ' ' '\n'
+}
+
 # field TEST NAME: the value of NAME= in TEST's kms-test line, commas
 # turned into spaces.
-field() {
-	sed -n 's/^# kms-test: //p' "tests/$1" | head -n 1 | tr ' ' '\n' |
-		sed -n "s/^$2=//p" | tr , ' '
-}
+field() { words "$1" | sed -n "s/^$2=//p" | tr , ' '; }
 
 has() { case " $1 " in *" $2 "*) return 0 ;; esac; return 1; }
 
@@ -109,10 +115,15 @@ configs_of() {
 }
 
 # plan TEST: one line per run, "TEST MODE VERSION TOOLCHAIN" (- for a
-# test of no kernel).
+# test of no kernel), then "serial" for a serial test.
 plan() {
-	local t=$1 tmodes tkernels ttools tconfigs m v tc c first=1 built
+	local t=$1 tmodes tkernels ttools tconfigs m v tc c first=1 built w
+	local serial=
 	grep -q '^# kms-test: ' "tests/$t" || die "tests/$t: no '# kms-test:' line"
+	for w in $(words "$t" | grep -v =); do
+		[ "$w" = serial ] || die "tests/$t: unknown word '$w' in its kms-test line"
+		serial=' serial'
+	done
 	tmodes=$(field "$t" modes)
 	tkernels=$(field "$t" kernels)
 	ttools=$(field "$t" toolchains)
@@ -128,12 +139,12 @@ plan() {
 	if [ "$tkernels" = distro ]; then
 		[ -n "${KMS_DISTRO:-}" ] || return 0
 		awk '!/^#/ && NF { print $1 }' tests/distro/kernels |
-			while read -r v; do echo "$t plain $v distro"; done
+			while read -r v; do echo "$t plain $v distro$serial"; done
 		return 0
 	fi
 	if [ -z "$tkernels" ]; then
 		for m in $modes; do
-			has "$tmodes" "$m" && echo "$t $m - -"
+			has "$tmodes" "$m" && echo "$t $m - -$serial"
 		done
 		return 0
 	fi
@@ -150,7 +161,7 @@ plan() {
 			for m in $modes; do
 				has "$tmodes" "$m" || continue
 				[ "$m" = plain ] || [ "$first" = 1 ] || continue
-				echo "$t $m $v $tc"
+				echo "$t $m $v $tc$serial"
 			done
 			first=0
 		done
@@ -268,21 +279,29 @@ fi
 
 rm -rf "$logdir/results"
 mkdir -p "$logdir/results"
-# The kernel and gdb tests, the longest, start first.  Each run's result
-# is printed whole when it ends.
+# launch JOBS: the runs on stdin, JOBS at a time; each run's result is
+# printed whole when it ends.
 n=0
-while read -r t mode version toolchain; do
-	while [ "$(jobs -pr | wc -l)" -ge "$jobs" ]; do
-		wait -n
+launch() {
+	local t mode version toolchain
+	while read -r t mode version toolchain _; do
+		while [ "$(jobs -pr | wc -l)" -ge "$1" ]; do
+			wait -n
+		done
+		n=$((n + 1))
+		{
+			run_one "$t" "$mode" "$version" "$toolchain" > "$logdir/results/$n"
+			cat "$logdir/results/$n"
+		} &
 	done
-	n=$((n + 1))
-	{
-		run_one "$t" "$mode" "$version" "$toolchain" > "$logdir/results/$n"
-		cat "$logdir/results/$n"
-	} &
-done < <(printf '%s\n' "$runs" | grep -E '^(kernel|gdb)/'
-	printf '%s\n' "$runs" | grep -vE '^(kernel|gdb)/')
-wait
+	wait
+}
+# The kernel and gdb tests, the longest, start first; the serial ones
+# run last, alone.
+launch "$jobs" < <(printf '%s\n' "$runs" | grep -v ' serial$' |
+	grep -E '^(kernel|gdb)/'
+	printf '%s\n' "$runs" | grep -v ' serial$' | grep -vE '^(kernel|gdb)/')
+launch 1 < <(printf '%s\n' "$runs" | grep ' serial$')
 
 count() { cat "$logdir"/results/* | grep -c "^$1: "; }
 passed=$(count PASS) failed=$(count FAIL) skipped=$(count SKIP)

@@ -240,6 +240,16 @@ run_one() {
 	esac
 }
 
+# The first line of a run: where the test kernels are built and cached
+# (one cache per machine unless KALLMODSYMS_CACHE gives this checkout its
+# own: tests/kernel/env.sh), and ccache's directory.
+# shellcheck disable=SC2154 # kms_cache, kms_ccache: env.sh's, via kernels.sh
+say_caches() {
+	local cc="ccache $kms_ccache"
+	kms_ccache_used || cc="no ccache"
+	echo "run-tests.sh: kernel cache $kms_cache, $cc"
+}
+
 build_only='' list_only=''
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -252,6 +262,7 @@ while [ $# -gt 0 ]; do
 	shift
 done
 if [ -n "$build_only" ]; then
+	say_caches
 	build_kernels
 	exit
 fi
@@ -277,6 +288,7 @@ if [ -z "$runs" ]; then
 	exit 0
 fi
 
+say_caches
 rm -rf "$logdir/results"
 mkdir -p "$logdir/results"
 # launch JOBS: the runs on stdin, JOBS at a time; each run's result is

@@ -5,6 +5,8 @@
 # make bench      the benchmarks against peers (bench/run.sh)
 # make fuzz       build the libFuzzer targets into build-fuzz/ and run each
 #                 for FUZZ_SECONDS (default 60); tests/fuzz/README.md
+# make fuzz-campaign  each for FUZZ_SECONDS (default 3600), then merge what
+#                 it found into tests/fuzz/corpus/ and print a table
 # make install    install into $(DESTDIR)$(PREFIX)
 #
 # SANITIZE=1 builds with AddressSanitizer and UBSan into build-asan/.
@@ -129,7 +131,6 @@ bench: all
 ## instrumentation into build-fuzz/, one binary per tests/fuzz/fuzz_*.c.
 FUZZ_O := build-fuzz
 FUZZ_CC ?= clang-14
-FUZZ_SECONDS ?= 60
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all \
 	    -fno-omit-frame-pointer
 FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
@@ -164,7 +165,10 @@ fuzz-build:
 	$(MAKE) $(FUZZ_PROGS)
 
 fuzz: fuzz-build
-	tests/fuzz/fuzz.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+	tests/fuzz/fuzz.sh -t $(or $(FUZZ_SECONDS),60) $(FUZZ_TARGETS)
+
+fuzz-campaign: fuzz-build
+	FUZZ_SECONDS=$(or $(FUZZ_SECONDS),3600) tests/fuzz/campaign.sh $(FUZZ_TARGETS)
 
 MANDIR ?= $(PREFIX)/share/man
 MAN1 := sidecar/gen/kallmodsyms-gen.1 tools/inspector/kallmodsyms.1 \
@@ -203,7 +207,8 @@ install: all
 clean:
 	rm -rf build build-asan build-fuzz
 
-.PHONY: all tests check check-full bench install clean fuzz fuzz-build fuzz-lib
+.PHONY: all tests check check-full bench install clean fuzz fuzz-build fuzz-lib \
+	fuzz-campaign
 
 -include $(LIB_OBJS:.o=.d) $(INPUTS_OBJS:.o=.d) $(GENLIB_OBJS:.o=.d) \
 	 $(GEN_OBJS:.o=.d) $(TOOL_OBJS:.o=.d) $(AUDIT_OBJS:.o=.d) \

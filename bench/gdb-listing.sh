@@ -33,15 +33,14 @@ echo "@@@ ready"
 read -r go < /dev/kms-ctl
 GUEST
 make_initramfs initrd.gz guest.sh
-port=$(free_port)
-start_gdbstub "$(boot_image)" initrd.gz run "$port" -- kaslr
+start_gdbstub "$(boot_image)" initrd.gz run -- kaslr
 wait_for_line run/data "@@@ ready" 300
 split_sections run
 gdb_run() {
 	timeout -k 10 600 gdb -batch -nx -iex 'set pagination off' \
 		-iex "source $top/gdb-scripts/kallmodsyms-gdb.py" \
 		-iex "source $top/tests/gdb/capture.py" "$kbuild/vmlinux" \
-		-ex "target remote 127.0.0.1:$port" "$@" >> gdb.out 2>&1
+		-ex "target remote $gdbstub" "$@" >> gdb.out 2>&1
 }
 # Fresh sessions: nothing cached in gdb's Python.
 gdb_run -ex 'capture lookup lx-kallmodsyms-lookup $pc' \

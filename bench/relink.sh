@@ -16,6 +16,9 @@
 # shellcheck source=SCRIPTDIR/lib.sh
 . "$(dirname "$0")/lib.sh"
 cd "$bench_top"
+# kms_ccache: the ccache the kernels were built through.
+# shellcheck source=SCRIPTDIR/../tests/kernel/env.sh
+. tests/kernel/env.sh
 
 configs=("$@")
 [ ${#configs[@]} -gt 0 ] || configs=(small defconfig)
@@ -31,7 +34,7 @@ relink1() {
 	mapfile -t vars < <(sed -n 's/^#make[[:space:]]\+//p' "$out/../fragment.config")
 	touch "$src/$touched"
 	seconds env PATH="/usr/lib/ccache:$PATH" \
-		CCACHE_DIR="$(dirname "$(dirname "$out")")/ccache" \
+		CCACHE_DIR="$kms_ccache" \
 		make -s -C "$src" O="$out" ARCH=x86_64 \
 		KALLMODSYMS_GEN="${2:-$gen}" ${vars[@]+"${vars[@]}"} \
 		-j"$(nproc)" vmlinux

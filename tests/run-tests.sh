@@ -11,10 +11,16 @@
 #                    with its time; nothing else
 #   --list           print what would run, one line per run, and stop
 #
-# Each run has KMS_TEST_TIMEOUT seconds (default 900; the longest, a
-# kernel test on a loaded fresh machine, takes under 200): then the run,
-# with every process it started (QEMU, gdb, crash...), is killed and
-# fails, so that one hung tool costs one failure, not the whole run.
+# Each run has KMS_TEST_TIMEOUT seconds of wall-clock time (default
+# 900): then the run, with every process it started (QEMU, gdb,
+# crash...), is killed and fails, so that one hung tool costs one
+# failure, not the whole run.  The limit is over four times the longest
+# run measured: the 61 runs that need no kernel, at KMS_JOBS=2 on the
+# 2-core machine with kernels building beside them (load average 10 to
+# 13), took 14.5 min in all, the longest 209 s (unit/run-errors.sh under
+# valgrind), then 174 s (fuzz/run-replay.sh, valgrind), 127 s
+# (unit/run-export.sh, valgrind) and 125 s (fuzz/run-fuzz.sh); the
+# kernel tests on a loaded fresh machine took under 200 s each.
 #
 # Each test declares where it runs in one line near its top:
 #
@@ -31,7 +37,9 @@
 # Sanitizer and valgrind modes run on the first kernel and toolchain
 # only: the others add kernels, not code paths.  suite=full: a test too
 # costly for CI's budget (its line says why), run by make check-full
-# (KMS_FULL=1) or when named on the command line.
+# (KMS_FULL=1) or when named on the command line.  serial: a test that
+# changes the machine for the others (run-package.sh installs packages
+# with dpkg): its runs come after all the others, one at a time.
 #
 # This run's matrix (the one place it is written):
 #   KMS_MODES    tool builds, default "plain asan valgrind"
@@ -90,12 +98,16 @@ build_kernels() {
 	done
 }
 
+# words TEST: the words of TEST's kms-test line, one a line, without the
+# comment that may end it in parentheses ("suite=full (builds ...)").
+words() {
+	sed -n 's/^# kms-test: //p' "tests/$1" | head -n 1 | sed 's/ *(.*//' |
+		tr ' ' '\n'
+}
+
 # field TEST NAME: the value of NAME= in TEST's kms-test line, commas
 # turned into spaces.
-field() {
-	sed -n 's/^# kms-test: //p' "tests/$1" | head -n 1 | tr ' ' '\n' |
-		sed -n "s/^$2=//p" | tr , ' '
-}
+field() { words "$1" | sed -n "s/^$2=//p" | tr , ' '; }
 
 has() { case " $1 " in *" $2 "*) return 0 ;; esac; return 1; }
 
@@ -109,10 +121,15 @@ configs_of() {
 }
 
 # plan TEST: one line per run, "TEST MODE VERSION TOOLCHAIN" (- for a
-# test of no kernel).
+# test of no kernel), then "serial" for a serial test.
 plan() {
-	local t=$1 tmodes tkernels ttools tconfigs m v tc c first=1 built
+	local t=$1 tmodes tkernels ttools tconfigs m v tc c first=1 built w
+	local serial=
 	grep -q '^# kms-test: ' "tests/$t" || die "tests/$t: no '# kms-test:' line"
+	for w in $(words "$t" | grep -v =); do
+		[ "$w" = serial ] || die "tests/$t: unknown word '$w' in its kms-test line"
+		serial=' serial'
+	done
 	tmodes=$(field "$t" modes)
 	tkernels=$(field "$t" kernels)
 	ttools=$(field "$t" toolchains)
@@ -128,12 +145,12 @@ plan() {
 	if [ "$tkernels" = distro ]; then
 		[ -n "${KMS_DISTRO:-}" ] || return 0
 		awk '!/^#/ && NF { print $1 }' tests/distro/kernels |
-			while read -r v; do echo "$t plain $v distro"; done
+			while read -r v; do echo "$t plain $v distro$serial"; done
 		return 0
 	fi
 	if [ -z "$tkernels" ]; then
 		for m in $modes; do
-			has "$tmodes" "$m" && echo "$t $m - -"
+			has "$tmodes" "$m" && echo "$t $m - -$serial"
 		done
 		return 0
 	fi
@@ -150,7 +167,7 @@ plan() {
 			for m in $modes; do
 				has "$tmodes" "$m" || continue
 				[ "$m" = plain ] || [ "$first" = 1 ] || continue
-				echo "$t $m $v $tc"
+				echo "$t $m $v $tc$serial"
 			done
 			first=0
 		done
@@ -158,16 +175,18 @@ plan() {
 }
 
 # limited LOG COMMAND...: COMMAND in a session of its own, its output in
-# LOG, its status returned.  After $limit s, what is still running is
-# added to LOG and the whole session killed (TERM, then KILL: crash
-# ignores TERM); the status is then 124.
+# LOG, its status returned.  After $limit s of wall-clock time ($SECONDS;
+# a count of "sleep 0.2" ticks stretches under load: a run once went on
+# 1,052 s past a 900 s limit), what is still running is added to LOG and
+# the whole session killed (TERM, then KILL: crash ignores TERM); the
+# status is then 124.
 limited() {
-	local log=$1 pid ticks=$((limit * 5))
+	local log=$1 pid deadline=$((SECONDS + limit))
 	shift
 	setsid -w "$@" > "$log" 2>&1 < <(:) &
 	pid=$!
 	while kill -0 "$pid" 2> /dev/null; do
-		if [ "$ticks" -le 0 ]; then
+		if [ "$SECONDS" -ge "$deadline" ]; then
 			{
 				echo "run-tests.sh: over $limit s; still running:"
 				ps -o pid=,etimes=,args= -s "$pid"
@@ -181,7 +200,6 @@ limited() {
 			return 124
 		fi
 		sleep 0.2
-		ticks=$((ticks - 1))
 	done
 	wait "$pid"
 }
@@ -228,6 +246,16 @@ run_one() {
 	esac
 }
 
+# The first line of a run: where the test kernels are built and cached
+# (one cache per machine unless KALLMODSYMS_CACHE gives this checkout its
+# own: tests/kernel/env.sh), and ccache's directory.
+# shellcheck disable=SC2154 # kms_cache, kms_ccache: env.sh's, via kernels.sh
+say_caches() {
+	local cc="ccache $kms_ccache"
+	kms_ccache_used || cc="no ccache"
+	echo "run-tests.sh: kernel cache $kms_cache, $cc"
+}
+
 build_only='' list_only=''
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -240,6 +268,7 @@ while [ $# -gt 0 ]; do
 	shift
 done
 if [ -n "$build_only" ]; then
+	say_caches
 	build_kernels
 	exit
 fi
@@ -265,23 +294,32 @@ if [ -z "$runs" ]; then
 	exit 0
 fi
 
+say_caches
 rm -rf "$logdir/results"
 mkdir -p "$logdir/results"
-# The kernel and gdb tests, the longest, start first.  Each run's result
-# is printed whole when it ends.
+# launch JOBS: the runs on stdin, JOBS at a time; each run's result is
+# printed whole when it ends.
 n=0
-while read -r t mode version toolchain; do
-	while [ "$(jobs -pr | wc -l)" -ge "$jobs" ]; do
-		wait -n
+launch() {
+	local t mode version toolchain
+	while read -r t mode version toolchain _; do
+		while [ "$(jobs -pr | wc -l)" -ge "$1" ]; do
+			wait -n
+		done
+		n=$((n + 1))
+		{
+			run_one "$t" "$mode" "$version" "$toolchain" > "$logdir/results/$n"
+			cat "$logdir/results/$n"
+		} &
 	done
-	n=$((n + 1))
-	{
-		run_one "$t" "$mode" "$version" "$toolchain" > "$logdir/results/$n"
-		cat "$logdir/results/$n"
-	} &
-done < <(printf '%s\n' "$runs" | grep -E '^(kernel|gdb)/'
-	printf '%s\n' "$runs" | grep -vE '^(kernel|gdb)/')
-wait
+	wait
+}
+# The kernel and gdb tests, the longest, start first; the serial ones
+# run last, alone.
+launch "$jobs" < <(printf '%s\n' "$runs" | grep -v ' serial$' |
+	grep -E '^(kernel|gdb)/'
+	printf '%s\n' "$runs" | grep -v ' serial$' | grep -vE '^(kernel|gdb)/')
+launch 1 < <(printf '%s\n' "$runs" | grep ' serial$')
 
 count() { cat "$logdir"/results/* | grep -c "^$1: "; }
 passed=$(count PASS) failed=$(count FAIL) skipped=$(count SKIP)

@@ -69,10 +69,9 @@ for which in one main two; do
 done
 EOF
 make_initramfs initrd.gz guest.sh
-port=$(free_port)
-start_gdbstub "$(boot_image)" initrd.gz live "$port" -- nokaslr
+start_gdbstub "$(boot_image)" initrd.gz live -- nokaslr
 wait_for_line live/data "@@@ ready" 120 || fail "the guest did not get ready"
-run_gdb live "target remote 127.0.0.1:$port" \
+run_gdb live "target remote $gdbstub" \
 	'break samples/kallmodsyms/two/util.c:kms_sample_show' \
 	'shell echo go > live/ctl.in' 'continue' \
 	'capture bt bt 4' 'capture lsmod lx-lsmod' 'delete' 'detach' ||

@@ -3,11 +3,11 @@
 # kms-test: modes=plain kernels=6.12,6.1 toolchains=gcc,llvm,thinlto,arm64,arm64-llvm configs=small
 #
 # gdb-scripts/ against the small test kernel: offline on its vmlinux, then
-# over QEMU's gdbstub (loopback only) with KASLR on: lx-kallmodsyms equals
-# the guest's /proc/kallmodsyms byte for byte, lookups name the samples'
-# duplicates, a breakpoint in one of them shows its annotation in bt; then
-# stopped before the kernel has checked its note, and with a note the kernel
-# refused.
+# over QEMU's gdbstub (a Unix socket in the test's directory) with KASLR
+# on: lx-kallmodsyms equals the guest's /proc/kallmodsyms byte for byte,
+# lookups name the samples' duplicates, a breakpoint in one of them shows
+# its annotation in bt; then stopped before the kernel has checked its
+# note, and with a note the kernel refused.
 # shellcheck source=SCRIPTDIR/../lib.sh
 . "$(dirname "$0")/../lib.sh"
 # shellcheck source=SCRIPTDIR/../kernel/kernels.sh
@@ -144,7 +144,7 @@ if [ -n "$var" ]; then
 fi
 
 run_gdb live "$vmlinux" \
-	"target remote 127.0.0.1:$port" \
+	"target remote $gdbstub" \
 	'capture live-list lx-kallmodsyms' \
 	'capture live-count lx-kallmodsyms -c' \
 	"capture live-lookups lx-kallmodsyms-lookup $(sed 's/^/0x/' shows | tr '\n' ' ')" \
@@ -229,10 +229,9 @@ addr_of() { nm "$vmlinux" | awk -v s="$1" '$3 == s { print $1; exit }'; }
 init=$(addr_of kallmodsyms_init)
 # (a device initcall that stays out of line under ThinLTO too)
 later=$(addr_of kms_sample_c_init)
-port=$(free_port)
-start_gdbstub "$early_image" initrd.gz early "$port" -S -- nokaslr
+start_gdbstub "$early_image" initrd.gz early -S -- nokaslr
 run_gdb early "$vmlinux" \
-	"target remote 127.0.0.1:$port" \
+	"target remote $gdbstub" \
 	"hbreak *0x$init" 'continue' \
 	'capture early-count lx-kallmodsyms -c -m kms_sample_c' \
 	'lx-kallmodsyms -c kms_sample_show' \
@@ -251,11 +250,10 @@ check_file early.notices < /dev/null
 read -r image idesc < <(note_in_image)
 cp "$image" image.crc
 patch_byte image.crc $((idesc + 20)) "$(printf '%02x' $(( 0x$(od -An -tx1 -j $((idesc + 20)) -N1 "$image" | tr -d ' ') ^ 0xff )))"
-port=$(free_port)
-start_gdbstub image.crc initrd.gz refused "$port" -- nokaslr
+start_gdbstub image.crc initrd.gz refused -- nokaslr
 wait_for_line refused/data "@@@ ready" 120 || fail "the guest did not get ready"
 run_gdb refused vmlinux.crc \
-	"target remote 127.0.0.1:$port" \
+	"target remote $gdbstub" \
 	'capture refused-list lx-kallmodsyms -c' \
 	'capture refused-lookup lx-kallmodsyms-lookup $pc' \
 	'capture refused-file lx-kallmodsyms --file -c' \

@@ -15,12 +15,19 @@
 # "#arch arm64" cross-builds for arm64 (default: x86_64).
 #
 # Environment:
-#   KALLMODSYMS_CACHE  cache root (default: ~/.cache/kallmodsyms)
+#   KALLMODSYMS_CACHE  cache root (default: ~/.cache/kallmodsyms, one for
+#                      every checkout; tests/kernel/env.sh says how to give
+#                      a checkout its own)
 #   KMS_KERNEL         kernel version, 6.12 (default) or 6.1
 #   KERNEL_TARBALL     source tarball (default: /usr/src/linux-source-VERSION.tar.xz)
 #   JOBS               make -j value (default: nproc)
-#   KMS_NO_CCACHE      set: compile without ccache (CCACHE_DIR: default
-#                      $KALLMODSYMS_CACHE/ccache)
+#   KALLMODSYMS_CCACHE ccache's directory (default: CCACHE_DIR, else
+#                      ~/.cache/kallmodsyms/ccache, whatever the cache root)
+#   KMS_NO_CCACHE      set: compile without ccache
+#
+# Each build directory records the checkout that last patched, built or
+# relinked it (.checkout); when that was another one, a line says so
+# before this one changes it.
 
 set -euo pipefail
 
@@ -131,6 +138,12 @@ flock 9
 # Another run may have built it while this one waited for the lock; it
 # may be reading vmlinux now, which a second relink would remove.
 cached
+# From here on the directory changes: another checkout's kernel (its
+# series, its generator) becomes this one's.
+last=$(cat "$dir/.checkout" 2> /dev/null || true)
+[ -z "$last" ] || [ "$last" = "$top" ] ||
+	log "$dir: last patched by $last, now by $top (KALLMODSYMS_CACHE: a cache of its own)"
+echo "$top" > "$dir/.checkout"
 
 # repatch: bring $src from the patches it has ($dir/applied, copies in
 # order) to ${stack[@]}: reverse those from the first that differs, apply

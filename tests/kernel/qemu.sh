@@ -255,37 +255,43 @@ EXPECT
 	fi
 }
 
-# free_port: a free TCP port on the loopback interface.
-free_port() {
-	python3 -c 'import socket
-s = socket.socket()
-s.bind(("127.0.0.1", 0))
-print(s.getsockname()[1])'
-}
-
-# start_gdbstub KERNEL INITRAMFS OUTDIR PORT [QEMU OPTIONS...] -- [KERNEL ARGS...]
-# Boots in the background with a gdbstub on 127.0.0.1:PORT and the control
-# channel (the guest's /dev/kms-ctl) fed from the FIFO OUTDIR/ctl.in, so
-# that the test can let the guest script go on ("read go < /dev/kms-ctl").
+# start_gdbstub KERNEL INITRAMFS OUTDIR [QEMU OPTIONS...] -- [KERNEL ARGS...]
+# Boots in the background with a gdbstub on the Unix socket
+# OUTDIR/gdb.sock, its absolute path in $gdbstub (gdb: "target remote
+# $gdbstub"), and the control channel (the guest's /dev/kms-ctl) fed from
+# the FIFO OUTDIR/ctl.in, so that the test can let the guest script go on
+# ("read go < /dev/kms-ctl").  A socket in the test's own directory, not
+# a TCP port: no other run can take it between its choice and QEMU's
+# bind.  Returns once QEMU listens there (fails if it does not in 60 s).
 # Sets qemu_pid; the test's exit stops QEMU whatever happened.  The guest
 # has 300 s.
 start_gdbstub() {
-	local kernel=$1 initrd=$2 outdir=$3 port=$4 qemu_opts=()
-	shift 4
+	local kernel=$1 initrd=$2 outdir=$3 qemu_opts=()
+	shift 3
 	while [ $# -gt 0 ] && [ "$1" != -- ]; do
 		qemu_opts+=("$1")
 		shift
 	done
 	[ $# -gt 0 ] && shift
 	mkdir -p "$outdir"
+	outdir=$(cd "$outdir" && pwd)
+	gdbstub=$outdir/gdb.sock
 	: > "$outdir/data"
 	mkfifo "$outdir/ctl.in" "$outdir/ctl.out"
-	qemu_start "$outdir/qemu.stderr" "$outdir" -gdb "tcp:127.0.0.1:$port" \
+	# shellcheck disable=SC2054 # QEMU's commas
+	qemu_start "$outdir/qemu.stderr" "$outdir" \
+		-chardev "socket,path=$gdbstub,server=on,wait=off,id=gdbstub" \
+		-gdb chardev:gdbstub \
 		${qemu_opts[@]+"${qemu_opts[@]}"} -- "$kernel" "$initrd" "$@"
+	poll 60 test -S "$gdbstub" || {
+		echo "QEMU opened no gdbstub at $gdbstub; its stderr:" >&2
+		cat "$outdir/qemu.stderr" >&2
+		return 1
+	}
 }
 
 # start_gdbstub_moved KERNEL INITRAMFS OUTDIR [QEMU OPTIONS...] -- [KERNEL ARGS...]
-# start_gdbstub with KASLR, on a free port ($port), for a guest script
+# start_gdbstub with KASLR (its socket in $gdbstub), for a guest script
 # that prints /proc/kallmodsyms in its "kallmodsyms" section and then
 # "@@@ ready"; the sections split.  KASLR may keep the link-time slot (one
 # boot in some hundred), which would make a test of it trivial: then boot
@@ -297,8 +303,7 @@ start_gdbstub_moved() {
 	link=$(nm "$kbuild/vmlinux" | sed -n 's/ T _text$//p')
 	for try in 1 2 3; do
 		rm -rf "$out"
-		port=$(free_port)
-		start_gdbstub "$kernel" "$initrd" "$out" "$port" "$@" kaslr
+		start_gdbstub "$kernel" "$initrd" "$out" "$@" kaslr || return 1
 		wait_for_line "$out/data" "@@@ ready" 120 || return 1
 		split_sections "$out"
 		grep -q " T _text\$" "$out/kallmodsyms" || return 1
@@ -311,33 +316,45 @@ start_gdbstub_moved() {
 	return 1
 }
 
+# poll SECONDS CMD...: run CMD every 0.1 s until it succeeds (true), or
+# until SECONDS have passed or QEMU is gone (false; CMD runs once more
+# after QEMU's exit, which may have come after its last output).  Time is
+# the wall clock's ($SECONDS), not a count of sleeps: on a loaded machine
+# each "sleep 0.1" takes longer.
+poll() {
+	local deadline=$((SECONDS + $1))
+	shift
+	until "$@"; do
+		kill -0 "$qemu_pid" 2> /dev/null || { "$@"; return; }
+		[ "$SECONDS" -le "$deadline" ] || return 1
+		sleep 0.1
+	done
+}
+
 # wait_for_line FILE LINE SECONDS: until FILE has that line; fails after
 # SECONDS, or when QEMU is gone.  wait_for_text: a line holding TEXT.
 wait_for_line() { wait_for_grep -x "$@"; }
 wait_for_text() { wait_for_grep '' "$@"; }
 wait_for_grep() {
-	local how=$1 file=$2 line=$3 left=$(($4 * 10))
-	while ! grep -qF ${how:+"$how"} -- "$line" "$file" 2> /dev/null; do
-		if [ "$left" -le 0 ] || ! kill -0 "$qemu_pid" 2> /dev/null; then
-			echo "no line${how:- holding} \"$line\" in $file" >&2
-			return 1
-		fi
-		sleep 0.1
-		left=$((left - 1))
-	done
+	local how=$1 file=$2 line=$3 what=' holding'
+	[ -z "$how" ] || what=
+	poll "$4" grep -sqF ${how:+"$how"} -- "$line" "$file" || {
+		echo "no line$what \"$line\" in $file" >&2
+		return 1
+	}
 }
 
-# wait_qemu SECONDS: QEMU has exited (the guest script ended) in time.
+# wait_qemu SECONDS: QEMU has exited (the guest script ended) in time
+# (wall-clock seconds).
 wait_qemu() {
-	local left=$(($1 * 10))
+	local deadline=$((SECONDS + $1))
 	while kill -0 "$qemu_pid" 2> /dev/null; do
-		if [ "$left" -le 0 ]; then
+		if [ "$SECONDS" -gt "$deadline" ]; then
 			kill "$qemu_pid"
 			echo "QEMU did not exit in $1 s" >&2
 			return 1
 		fi
 		sleep 0.1
-		left=$((left - 1))
 	done
 	wait "$qemu_pid" 2> /dev/null
 }

@@ -48,7 +48,7 @@ echo "@@@ trace"
 grep -v '^#' $t/trace
 EOF
 make_initramfs initrd.gz guest.sh
-start_gdbstub "$(boot_image)" initrd.gz live "$(free_port)" -- kaslr
+start_gdbstub "$(boot_image)" initrd.gz live -- kaslr
 wait_for_line live/data "@@@ ready" 120 || fail "the guest did not get ready"
 split_sections live
 

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# kms-test: modes=plain kernels=6.12 configs=small
+# kms-test: modes=plain kernels=6.12 configs=small serial
 #
 # The Debian package (debian/): build it from a copy of the checkout with
 # dpkg-buildpackage, hold it to lintian, install it on this machine (dpkg
@@ -10,7 +10,9 @@
 # of the small test kernel with the kallmodsyms-gen kbuild finds on PATH:
 # the installed one.  Then remove it (dpkg -r), leaving nothing behind.
 # Needs root or password-less sudo; skipped where the package is
-# installed already (it would be replaced and removed).
+# installed already (it would be replaced and removed).  Serial: while
+# the packages are installed, every other test's python3 would import
+# the installed decoder; run-tests.sh runs it after the others, alone.
 # shellcheck source=SCRIPTDIR/../lib.sh
 . "$(dirname "$0")/../lib.sh"
 # shellcheck source=SCRIPTDIR/kernels.sh
@@ -41,10 +43,33 @@ done
 need_kernel small
 src=$(cd "$kbuild/../src" && pwd)
 
-# One such test at a time on a machine (dpkg's lock; the installed files).
-mkdir -p "$kms_cache"
-exec 7> "$kms_cache/.package-test.lock"
+# One such test at a time on the machine, whichever checkout or kernel
+# cache it runs from: the installed files are the test's until it ends.
+# (Read-only where it exists: another user's run may have made it.)
+lock=/tmp/kallmodsyms-package-test.lock
+{ exec 7< "$lock"; } 2> /dev/null || exec 7> "$lock"
 flock 7
+
+# dpkg_waiting ARGS...: dpkg ARGS (as root), its output on stdout, its
+# status returned; while another process holds dpkg's lock (apt,
+# unattended-upgrades: on a busy machine for minutes), tried again every
+# 5 s for up to 600 s of wall-clock time.  dpkg refuses at once where
+# apt-get waits (DPkg::Lock::Timeout); the lock is an fcntl() lock,
+# which flock(1) neither takes nor waits for; and a dpkg that found it
+# taken has changed nothing, so trying again is safe where checking
+# first (fuser) would race.
+dpkg_waiting() {
+	local deadline=$((SECONDS + 600)) status
+	while :; do
+		status=0
+		$sudo dpkg "$@" > "$tmp/dpkg.out" 2>&1 || status=$?
+		[ "$status" != 0 ] && [ "$SECONDS" -lt "$deadline" ] &&
+			grep -q ' was locked by another process' "$tmp/dpkg.out" || break
+		sleep 5
+	done
+	cat "$tmp/dpkg.out"
+	return "$status"
+}
 
 #
 # Build, from a copy of the checkout without its builds, as a Debian
@@ -122,8 +147,8 @@ EOF
 #
 # Install; from here on, remove whatever happens.
 #
-at_exit "$sudo dpkg --purge ${pkgs[*]} > /dev/null 2>&1"
-$sudo dpkg -i "${debs[@]}" > dpkg-i.log 2>&1 || {
+at_exit "dpkg_waiting --purge ${pkgs[*]} > /dev/null"
+dpkg_waiting -i "${debs[@]}" > dpkg-i.log || {
 	cat dpkg-i.log >&2
 	fail "dpkg -i"
 	finish
@@ -252,9 +277,13 @@ fi
 # conffiles: nothing is left for --purge).
 #
 mapfile -t installed < <(dpkg -L "${pkgs[@]}" | sort -u)
-testrun_compare bash -c "set -o pipefail; $sudo dpkg -r ${pkgs[*]} 2>&1 |
-	sed -E -e 's/^\(Reading database ... [0-9]+ /(Reading database ... N /' \
-		-e 's/ \([0-9][^)]*\) \.\.\.\$/ (V) .../'" <<'EOF'
+remove_packages() (
+	set -o pipefail
+	dpkg_waiting -r "${pkgs[@]}" |
+		sed -E -e 's/^\(Reading database ... [0-9]+ /(Reading database ... N /' \
+			-e 's/ \([0-9][^)]*\) \.\.\.$/ (V) .../'
+)
+testrun_compare remove_packages <<'EOF'
 (Reading database ... N files and directories currently installed.)
 Removing kallmodsyms (V) ...
 Removing python3-kallmodsyms (V) ...

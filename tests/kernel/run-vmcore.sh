@@ -62,7 +62,7 @@ two=$(grep -P ' kms_sample_show\t\[kms_sample_c\] \{two/util.o\}$' live/kallmods
 # A dump with the guest's page tables' view too (paging): drgn 0.0.22
 # reads no other kind on x86-64 (it cannot find the kernel's page tables
 # in physical memory alone).
-run_gdb live "target remote 127.0.0.1:$port" "break *0x$two" \
+run_gdb live "target remote $gdbstub" "break *0x$two" \
 	"shell echo go > live/ctl.in" 'continue' \
 	"shell $qmp $tmp/qmp.sock dump $tmp/stopped.core paging" \
 	'delete' 'detach' || fail "gdb session"

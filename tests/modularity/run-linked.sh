@@ -1,20 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# kms-test: modes=plain
+# kms-test: modes=plain kernels=6.12,6.1 toolchains=gcc,llvm,thinlto,arm64 configs=small
 #
 # The modularity analysis reaches every object kbuild links into vmlinux:
-# for each small test kernel already in the cache (built by
-# tests/kernel/build.sh; none is built here, and they are only read), every
-# member of vmlinux.a and of the lib.a archives must be classified by
+# in the small test kernel of this run (need_kernel), every member of
+# vmlinux.a and of the lib.a archives must be classified by
 # kallmodsyms-audit --objects (builtin, lib, module or while-y), the
 # top-level Makefile's libs-y := lib/ and x86's head_$(BITS).o included.
-# Skipped when no such kernel is cached.
 # shellcheck source=SCRIPTDIR/../lib.sh
 . "$(dirname "$0")/../lib.sh"
-
-# shellcheck source=SCRIPTDIR/../kernel/env.sh
-. "$tests_dir/kernel/env.sh"
-cache=$kms_cache
+# shellcheck source=SCRIPTDIR/../kernel/kernels.sh
+. "$tests_dir/kernel/kernels.sh"
 
 # The archives' members, relative to the build tree, sorted.
 members() { # BUILD
@@ -25,28 +21,21 @@ members() { # BUILD
 	done | sed "s|^$1/||" | LC_ALL=C sort -u
 }
 
-checked=0
-for kbuild in "$cache"/linux-*-small*/build; do
-	[ -f "$kbuild/vmlinux.a" ] && [ -f "$kbuild/.config" ] &&
-		[ -x "$kbuild/scripts/kconfig/conf" ] || continue
-	name=${kbuild%/build}
-	name=${name##*/}
-	audit -b "$kbuild" --objects > "$tmp/$name.objects" 2> "$tmp/stderr" ||
-		{ fail "$name: kallmodsyms-audit --objects"; cat "$tmp/stderr" >&2; continue; }
-	members "$kbuild" > "$tmp/$name.linked"
-	[ -s "$tmp/$name.linked" ] || { fail "$name: no archive members"; continue; }
-	grep -qx 'lib/.*\.o' "$tmp/$name.linked" ||
-		fail "$name: nothing of lib/ is linked: is this the cache's layout?"
-	cut -f1 "$tmp/$name.objects" | LC_ALL=C sort -u > "$tmp/$name.classified"
-	# Linked but not classified: none.
-	testrun_empty comm -23 "$tmp/$name.linked" "$tmp/$name.classified"
-	# lib/ is analysed, and glob.o where it is linked is lib-y or obj-y.
-	if grep -qx lib/glob.o "$tmp/$name.linked"; then
-		grep -Eq '^lib/glob\.o	(builtin|lib)$' "$tmp/$name.objects" ||
-			fail "$name: lib/glob.o is not classified as built in"
-	fi
-	checked=$((checked + 1))
-done
-[ "$checked" -gt 0 ] || { echo "no small kernel in $cache"; exit 77; }
-echo "$checked cached kernels checked"
+need_kernel small
+name=$(basename "$(dirname "$kbuild")")
+[ -x "$kbuild/scripts/kconfig/conf" ] || { fail "$name: no scripts/kconfig/conf"; finish; }
+audit -b "$kbuild" --objects > "$tmp/objects" 2> "$tmp/stderr" ||
+	{ fail "$name: kallmodsyms-audit --objects"; cat "$tmp/stderr" >&2; finish; }
+members "$kbuild" > "$tmp/linked"
+[ -s "$tmp/linked" ] || { fail "$name: no archive members"; finish; }
+grep -qx 'lib/.*\.o' "$tmp/linked" ||
+	fail "$name: nothing of lib/ is linked: is this the cache's layout?"
+cut -f1 "$tmp/objects" | LC_ALL=C sort -u > "$tmp/classified"
+# Linked but not classified: none.
+testrun_empty comm -23 "$tmp/linked" "$tmp/classified"
+# lib/ is analysed, and glob.o where it is linked is lib-y or obj-y.
+if grep -qx lib/glob.o "$tmp/linked"; then
+	grep -Eq '^lib/glob\.o	(builtin|lib)$' "$tmp/objects" ||
+		fail "$name: lib/glob.o is not classified as built in"
+fi
 finish

@@ -13,7 +13,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <kms/blob.h>
 #include <kms/util.h>
 #include <kms/vmcore.h>
 

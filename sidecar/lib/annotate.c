@@ -2,6 +2,7 @@
 /* The annotation rule of FORMAT.md section 4 (kms/annotate.h). */
 #include <kms/annotate.h>
 #include <kms/format.h>
+#include <kms/tables.h>
 
 /* Range @r is in a _text-based section and holds @off. */
 static int range_holds(const struct kms_tables *t, uint32_t r, uint32_t off)

@@ -1,14 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Questions asked of decoded, validated tables (kms/blob.h): section
+ * Questions asked of decoded, validated tables (kms/tables.h): section
  * classes, the section of a range and where a range ends, the range
- * holding an offset.  Nothing here checks bounds: kms_blob_decode() has.
+ * holding an offset; and their end.  Nothing here checks bounds:
+ * kms_blob_decode() has.
  */
 #include <stdint.h>
+#include <stdlib.h>
 
-#include <kms/blob.h>
 #include <kms/format.h>
+#include <kms/tables.h>
 #include <kms/util.h>
+
+void kms_tables_destroy(struct kms_tables *tables)
+{
+	if (!tables)
+		return;
+	free(tables->sections);
+	free(tables->image);
+	free(tables);
+}
 
 static const char *const class_names[KMS_NR_CLASSES] = {
 	[KMS_CLASS_TEXT] = "text",

@@ -11,6 +11,7 @@
 
 #include <kms/blob.h>
 #include <kms/format.h>
+#include <kms/tables.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

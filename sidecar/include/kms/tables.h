@@ -131,10 +131,20 @@ uint32_t kms_tables_find_section(const struct kms_tables *t,
 /*
  * The range holding @offset from @base, or KMS_NONE; *@ret_section (if not
  * NULL) is set to its section.  Binary search; callers walking addresses
- * in order should keep a cursor instead.
+ * in order should use kms_tables_find_hinted().
  */
 uint32_t kms_tables_find(const struct kms_tables *t, unsigned int base,
 			 uint32_t offset, uint32_t *ret_section);
+
+/*
+ * kms_tables_find() with a hint: *@cursor (may be NULL) is the range found
+ * last, KMS_NONE to start with.  When that range, or the one after it,
+ * lies in a section of @base and holds @offset, it is the answer without
+ * a search: walking offsets in order costs O(1) each.  *@cursor becomes
+ * the range found, and is left alone when none is.
+ */
+uint32_t kms_tables_find_hinted(const struct kms_tables *t, unsigned int base,
+				uint32_t offset, uint32_t *cursor);
 
 /* kms_tables_find() in the _text-based sections. */
 static inline uint32_t kms_tables_find_range(const struct kms_tables *t,

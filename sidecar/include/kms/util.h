@@ -76,6 +76,12 @@ static inline uint32_t kms_get_le32(const unsigned char *p)
 	       (uint32_t)p[3] << 24;
 }
 
+/* ...and the 64-bit one. */
+static inline uint64_t kms_get_le64(const unsigned char *p)
+{
+	return (uint64_t)kms_get_le32(p + 4) << 32 | kms_get_le32(p);
+}
+
 static inline void kms_put_le32(unsigned char *p, uint32_t v)
 {
 	p[0] = v;

@@ -281,7 +281,11 @@ $(O)/kms-perf-judge: tests/conformance/perf-judge.c \
 ## The crash extension (crash-extension/): a shared object crash loads
 ## ("extend kallmodsyms.so"), with the format library built
 ## position-independent.  Built when crash's defs.h is installed (Debian:
-## crash), not under SANITIZE (crash is not built with ASan).
+## crash), not under SANITIZE (crash is not built with ASan).  crash
+## dlopen()s it RTLD_GLOBAL and runs its constructor, which registers the
+## command: nothing of it is looked up by name, so every symbol is hidden
+## (-fvisibility=hidden) and none lands in crash's namespace
+## (tests/unit/run-crash-extension.sh checks that it exports none).
 CRASH_DEFS := /usr/include/crash/defs.h
 CRASH_EXT := $(O)/crash/kallmodsyms.so
 CRASH_ARCH := $(shell uname -m | sed -e 's/x86_64/X86_64/' -e 's/aarch64/ARM64/')
@@ -293,13 +297,16 @@ tests: $(CRASH_EXT)
 endif
 endif
 
-$(O)/pic/%.o: %.c
+PIC_CFLAGS := -fPIC -fvisibility=hidden
+
+# Rebuilt when this Makefile changes, as their flags may have.
+$(O)/pic/%.o: %.c Makefile
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -fPIC -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) $(PIC_CFLAGS) -c -o $@ $<
 
 $(CRASH_EXT): crash-extension/kallmodsyms.c $(PIC_LIB_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -fPIC -D$(CRASH_ARCH) -shared $(ALL_LDFLAGS) -o $@ \
+	$(CC) $(ALL_CFLAGS) $(PIC_CFLAGS) -D$(CRASH_ARCH) -shared $(ALL_LDFLAGS) -o $@ \
 		$(filter %.c %.o,$^) -lzstd
 
 -include $(PIC_LIB_OBJS:.o=.d) $(CRASH_EXT:.so=.d)

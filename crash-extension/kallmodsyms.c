@@ -20,6 +20,7 @@
 #include <kms/blob.h>
 #include <kms/error.h>
 #include <kms/format.h>
+#include <kms/tables.h>
 
 static struct kms_tables *kms_tables;
 static ulong kms_text;

@@ -72,6 +72,13 @@ range_starting_in(const struct kms_dwarf_range *sorted, size_t n,
 	return i < n && sorted[i].start < end ? &sorted[i] : NULL;
 }
 
+/* A symbol's code that a unit claims, though none of its ranges holds it. */
+struct asm_claim {
+	const char *obj;	/* the unit's object file; NULL: no claim */
+	uint64_t size;		/* how much of the symbol is the unit's */
+	size_t *count;		/* the statistic the piece counts in */
+};
+
 /*
  * Code that no unit's ranges hold but whose unit is known all the same:
  *  - static-call trampolines __SCT__foo (top-level asm) belong to the unit
@@ -85,15 +92,53 @@ range_starting_in(const struct kms_dwarf_range *sorted, size_t n,
  *    ftrace patches) lie at the symbol, but GCC's DW_AT_low_pc is after
  *    them, so a unit's range starts 8 bytes into its first function, and
  *    a unit's ranges have holes where each later section's first
- *    function starts.
- * Pieces already claimed are trimmed by gen_sort_pieces().
+ *    function starts.  *@last_entry is the last symbol so placed: its
+ *    aliases, adjacent in @syms order, are placed once.
+ * @sorted holds u's ranges by start.
+ */
+static struct asm_claim asm_claim(struct gen *g,
+				  const struct kms_dwarf_units *u,
+				  const struct kms_dwarf_range *sorted,
+				  const struct kms_symbol *s,
+				  uint64_t *last_entry)
+{
+	struct asm_claim c = { .obj = NULL, .size = s->size, .count = NULL };
+	const struct kms_dwarf_static_call *call;
+	const struct kms_dwarf_range *r;
+
+	if (!strncmp(s->name, "__SCT__", 7)) {
+		call = bsearch(s->name + 7, u->static_calls,
+			       u->nr_static_calls, sizeof(*call),
+			       compare_static_call_name);
+		c.obj = call ? u->objects[call->unit] : NULL;
+		c.count = &g->stats.static_calls;
+	} else if (!strncmp(s->name, "__pfx_", 6) &&
+		   !range_holding(sorted, u->nr_ranges, s->address)) {
+		r = range_holding(sorted, u->nr_ranges, s->address + s->size);
+		c.obj = r ? u->objects[r->unit] : NULL;
+		c.count = &g->stats.paddings;
+	} else if (s->address != *last_entry &&
+		   !range_holding(sorted, u->nr_ranges, s->address) &&
+		   (r = range_starting_in(sorted, u->nr_ranges, s->address,
+					  s->address + s->size))) {
+		c.obj = u->objects[r->unit];
+		c.size = r->start - s->address;
+		c.count = &g->stats.entries;
+		*last_entry = s->address;
+	}
+	return c;
+}
+
+/*
+ * The pieces asm_claim() finds among the symbols, each inside the section
+ * it starts in.  Pieces already claimed are trimmed by gen_sort_pieces().
  */
 static struct kms_error *asm_pieces(struct gen *g,
 				    const struct kms_dwarf_units *u)
 {
 	struct kms_dwarf_range *sorted;
 	const struct kms_symbols *syms;
-	uint64_t last_entry = 0;	/* aliases, adjacent: placed once */
+	uint64_t last_entry = 0;
 	struct kms_error *err;
 	size_t i;
 
@@ -112,45 +157,20 @@ static struct kms_error *asm_pieces(struct gen *g,
 	}
 	for (i = 0; i < syms->nr && !err; i++) {
 		const struct kms_symbol *s = &syms->syms[i];
-		const struct kms_dwarf_static_call *c;
-		const struct kms_dwarf_range *r;
-		const char *obj = NULL;
-		size_t *count = NULL;
-		uint64_t size = s->size;
+		struct asm_claim c;
 		uint32_t section;
 
-		if (!size)
+		if (!s->size)
 			continue;
-		if (!strncmp(s->name, "__SCT__", 7)) {
-			c = bsearch(s->name + 7, u->static_calls,
-				    u->nr_static_calls, sizeof(*c),
-				    compare_static_call_name);
-			obj = c ? u->objects[c->unit] : NULL;
-			count = &g->stats.static_calls;
-		} else if (!strncmp(s->name, "__pfx_", 6) &&
-			   !range_holding(sorted, u->nr_ranges, s->address)) {
-			r = range_holding(sorted, u->nr_ranges,
-					  s->address + s->size);
-			obj = r ? u->objects[r->unit] : NULL;
-			count = &g->stats.paddings;
-		} else if (s->address != last_entry &&
-			   !range_holding(sorted, u->nr_ranges, s->address) &&
-			   (r = range_starting_in(sorted, u->nr_ranges,
-						  s->address,
-						  s->address + size))) {
-			obj = u->objects[r->unit];
-			size = r->start - s->address;
-			count = &g->stats.entries;
-			last_entry = s->address;
-		}
-		section = obj ? section_of(g, s->address) : KMS_NONE;
+		c = asm_claim(g, u, sorted, s, &last_entry);
+		section = c.obj ? section_of(g, s->address) : KMS_NONE;
 		if (section == KMS_NONE ||
-		    s->address + size > g->sections[section].end)
+		    s->address + c.size > g->sections[section].end)
 			continue;
-		err = gen_add_piece(g, section, s->address, size, obj,
-				g->opts->vmlinux);
+		err = gen_add_piece(g, section, s->address, c.size, c.obj,
+				    g->opts->vmlinux);
 		if (!err)
-			(*count)++;
+			(*c.count)++;
 	}
 	free(sorted);
 	return err;

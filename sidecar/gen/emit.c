@@ -16,6 +16,7 @@
 #include <kms/blob.h>
 #include <kms/elf_file.h>
 #include <kms/format.h>
+#include <kms/util.h>
 
 #include "emit.h"
 

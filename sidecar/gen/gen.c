@@ -8,6 +8,7 @@
 
 #include <kms/blob.h>
 #include <kms/module_ranges.h>
+#include <kms/tables.h>
 
 #include "state.h"
 

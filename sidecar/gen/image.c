@@ -10,6 +10,7 @@
 
 #include <kms/blob.h>
 #include <kms/format.h>
+#include <kms/tables.h>
 #include <kms/util.h>
 
 #include "state.h"

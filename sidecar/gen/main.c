@@ -15,6 +15,7 @@
 #include <kms/format.h>
 #include <kms/gen.h>
 #include <kms/source.h>
+#include <kms/tables.h>
 
 #include "emit.h"
 

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A vmlinux's kallsyms tables (kallsyms_names, kallsyms_offsets, ...), read
- * in place: shared by the reader of every symbol (symbols.c) and the one
- * that expands a symbol at a time (kallsyms.c).
+ * in place (kallsyms_tables.c): shared by the reader of every symbol
+ * (symbols.c) and the one that expands a symbol at a time (kallsyms.c).
+ *
+ * Contract: errors follow kms/error.h and name the vmlinux; an image
+ * without kallsyms tables gives an ABSENT error (its symbol is missing).
  */
 #ifndef KMS_INPUTS_KALLSYMS_TABLES_H
 #define KMS_INPUTS_KALLSYMS_TABLES_H
@@ -24,6 +27,12 @@ struct kallsyms_tables {
 	uint32_t nr_syms;
 	uint64_t relative_base;
 };
+
+/*
+ * kallsyms_num_syms, the number of symbols the image's kallsyms lists,
+ * without checking the other tables.
+ */
+struct kms_error *kallsyms_num_syms(struct kms_elf *elf, uint32_t *ret);
 
 /* Find @elf's tables, and check that they hold what they claim. */
 struct kms_error *find_kallsyms_tables(struct kms_elf *elf,

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <kms/blob.h>
 #include <kms/elf_file.h>
 #include <kms/format.h>
 #include <kms/source.h>

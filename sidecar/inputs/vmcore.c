@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Crash dumps (kms/vmcore.h): an ELF core through libelf's map of the
- * file, or a kdump-compressed dump's headers; VMCOREINFO, NT_PRSTATUS and
- * the x86_64 page tables.
+ * file, or a kdump-compressed dump's headers; VMCOREINFO, NT_PRSTATUS,
+ * the build id, and the physical memory the dump holds (vmcore_dump.h),
+ * which vmcore_memory.c reads kernel memory from.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -13,9 +14,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <kms/blob.h>
 #include <kms/util.h>
 #include <kms/vmcore.h>
+
+#include "vmcore_dump.h"
 
 /* struct elf_prstatus's pr_reg, on both 64-bit architectures. */
 #define PRSTATUS_REGS 112
@@ -31,12 +33,6 @@
 
 /* The kernel's build ids are SHA-1s: VMCOREINFO's BUILD-ID has 20 bytes. */
 #define BUILD_ID_SIZE 20
-
-struct vmcore_arch {
-	uint16_t machine;
-	const char *name;
-	unsigned int nr_regs, pc, sp;	/* pr_reg's size, pc and sp, in words */
-};
 
 static const struct vmcore_arch vmcore_arches[] = {
 	/* user_regs_struct: r15 r14 ... rdi orig_rax rip cs eflags rsp ... */
@@ -74,11 +70,6 @@ struct kms_vmcore {
 	struct kms_vmcore_cpu *cpus;
 	size_t nr_cpus, cpus_cap;
 };
-
-static uint64_t le64(const unsigned char *p)
-{
-	return (uint64_t)kms_get_le32(p + 4) << 32 | kms_get_le32(p);
-}
 
 static struct kms_error *truncated(const struct kms_vmcore *vc,
 				   const char *what, uint64_t end)
@@ -122,8 +113,8 @@ static struct kms_error *add_cpu(struct kms_vmcore *vc,
 	if (err)
 		return err;
 	cpu = &vc->cpus[vc->nr_cpus++];
-	cpu->pc = le64(desc + PRSTATUS_REGS + 8 * a->pc);
-	cpu->sp = le64(desc + PRSTATUS_REGS + 8 * a->sp);
+	cpu->pc = kms_get_le64(desc + PRSTATUS_REGS + 8 * a->pc);
+	cpu->sp = kms_get_le64(desc + PRSTATUS_REGS + 8 * a->sp);
 	return NULL;
 }
 
@@ -289,8 +280,8 @@ static struct kms_error *open_kdump(struct kms_vmcore *vc)
 	if (!in_file(vc, sub, KDUMP_SUB_VMCOREINFO + 16))
 		return truncated(vc, "its kdump sub-header",
 				 sub + KDUMP_SUB_VMCOREINFO + 16);
-	offset = le64(vc->file + sub + KDUMP_SUB_VMCOREINFO);
-	size = le64(vc->file + sub + KDUMP_SUB_VMCOREINFO + 8);
+	offset = kms_get_le64(vc->file + sub + KDUMP_SUB_VMCOREINFO);
+	size = kms_get_le64(vc->file + sub + KDUMP_SUB_VMCOREINFO + 8);
 	if (!in_file(vc, offset, size)) {
 		snprintf(what, sizeof(what), "its VMCOREINFO (%llu bytes from offset %llu)",
 			 (unsigned long long)size, (unsigned long long)offset);
@@ -512,13 +503,14 @@ struct kms_error *kms_vmcore_check_vmlinux(const struct kms_vmcore *vc,
 	return NULL;
 }
 
-/* Memory */
+/* Physical memory (vmcore_dump.h) */
 
-/*
- * The bytes the dump holds at physical @pa, *@ret_avail of them, or NULL.
- * Segments may overlap (kdump's kernel text and direct map).
- */
-static const unsigned char *physical(const struct kms_vmcore *vc,
+const struct vmcore_arch *vmcore_arch(const struct kms_vmcore *vc)
+{
+	return vc->arch;
+}
+
+const unsigned char *vmcore_physical(const struct kms_vmcore *vc,
 				     uint64_t pa, size_t *ret_avail)
 {
 	struct vmcore_load key = { .paddr = pa };
@@ -534,138 +526,4 @@ static const unsigned char *physical(const struct kms_vmcore *vc,
 		}
 	}
 	return NULL;
-}
-
-#define X86_START_KERNEL_MAP 0xffffffff80000000ull
-#define X86_PFN_MASK 0x000ffffffffff000ull	/* bits 51..12 */
-#define X86_PRESENT 0x1ull
-#define X86_HUGE 0x80ull			/* _PAGE_PSE */
-#define X86_PAGE_SIZE 4096u
-
-struct x86_paging {
-	uint64_t root;		/* init_top_pgt, physical */
-	uint64_t pfn_mask;	/* without SME's encryption bit */
-	int levels;
-};
-
-/* The page tables' root from VMCOREINFO, or why memory cannot be read. */
-static struct kms_error *x86_paging(const struct kms_vmcore *vc,
-				    struct x86_paging *ret)
-{
-	uint64_t pgt, phys_base, l5 = 0, sme = 0;
-	struct kms_error *err;
-
-	if (!vc->arch)
-		return kms_error_file(vc->path, "reading memory is not supported for kdump-compressed dumps: use an ELF dump");
-	if (vc->arch->machine != EM_X86_64)
-		return kms_error_file(vc->path, "reading %s kernel memory is not supported yet",
-				      vc->arch->name);
-	err = kms_vmcore_info_number(vc, "SYMBOL(init_top_pgt)", &pgt);
-	if (!err)
-		err = kms_vmcore_info_number(vc, "NUMBER(phys_base)",
-					     &phys_base);
-	if (!err && kms_vmcore_info(vc, "NUMBER(pgtable_l5_enabled)"))
-		err = kms_vmcore_info_number(vc, "NUMBER(pgtable_l5_enabled)",
-					     &l5);
-	if (!err && kms_vmcore_info(vc, "NUMBER(sme_mask)"))
-		err = kms_vmcore_info_number(vc, "NUMBER(sme_mask)", &sme);
-	if (err)
-		return err;
-	if (pgt < X86_START_KERNEL_MAP)
-		return kms_error_file(vc->path, "VMCOREINFO: SYMBOL(init_top_pgt)=%llx is below the kernel image's mapping",
-				      (unsigned long long)pgt);
-	ret->root = pgt - X86_START_KERNEL_MAP + phys_base;
-	ret->pfn_mask = X86_PFN_MASK & ~sme;
-	ret->levels = l5 ? 5 : 4;
-	return NULL;
-}
-
-struct kms_error *kms_vmcore_memory(const struct kms_vmcore *vc)
-{
-	struct x86_paging pg;
-
-	return x86_paging(vc, &pg);
-}
-
-static const char *x86_level(const struct x86_paging *pg, int shift)
-{
-	static const char *const names[] = { "PTE", "PMD", "PUD", "P4D" };
-
-	return shift == 3 + 9 * pg->levels ? "PGD" : names[(shift - 12) / 9];
-}
-
-/* The physical address of kernel virtual @va. */
-static struct kms_error *x86_translate(const struct kms_vmcore *vc,
-				       const struct x86_paging *pg,
-				       uint64_t va, uint64_t *ret)
-{
-	int shift = 3 + 9 * pg->levels, bits = shift + 9;
-	uint64_t table = pg->root, entry, mask;
-	const unsigned char *p;
-	size_t avail;
-
-	if ((uint64_t)((int64_t)(va << (64 - bits)) >> (64 - bits)) != va)
-		return kms_error_file(vc->path, "kernel address %016llx is not canonical",
-				      (unsigned long long)va);
-	for (;; shift -= 9) {
-		p = physical(vc, table + ((va >> shift) & 511) * 8, &avail);
-		if (!p || avail < 8)
-			return kms_error_file(vc->path, "kernel address %016llx: its %s table (physical 0x%llx) is not in the dump",
-					      (unsigned long long)va,
-					      x86_level(pg, shift),
-					      (unsigned long long)table);
-		entry = le64(p);
-		if (!(entry & X86_PRESENT))
-			return kms_error_file(vc->path, "kernel address %016llx is not mapped (no %s entry)",
-					      (unsigned long long)va,
-					      x86_level(pg, shift));
-		if (shift == 12 ||
-		    ((shift == 21 || shift == 30) && (entry & X86_HUGE)))
-			break;
-		table = entry & pg->pfn_mask;
-	}
-	mask = (1ull << shift) - 1;
-	*ret = (entry & pg->pfn_mask & ~mask) | (va & mask);
-	return NULL;
-}
-
-/* How many of the @n words at @p, physical @avail bytes, @va's page holds. */
-static size_t words_in_page(uint64_t va, size_t avail, size_t n)
-{
-	size_t in_page = (X86_PAGE_SIZE - (va & (X86_PAGE_SIZE - 1))) / 8;
-
-	if (n > in_page)
-		n = in_page;
-	return n < avail / 8 ? n : avail / 8;
-}
-
-struct kms_error *kms_vmcore_read_words(const struct kms_vmcore *vc,
-					uint64_t addr, uint64_t *words,
-					size_t n)
-{
-	struct x86_paging pg;
-	struct kms_error *err;
-	const unsigned char *p;
-	size_t i = 0, avail, k, nr;
-	uint64_t va, pa = 0;
-
-	if (addr & 7)
-		return kms_error_fmt("internal error: reading words at %016llx, not a multiple of 8",
-				     (unsigned long long)addr);
-	err = x86_paging(vc, &pg);
-	while (!err && i < n) {
-		va = addr + 8 * i;
-		err = x86_translate(vc, &pg, va, &pa);
-		if (err)
-			break;
-		p = physical(vc, pa, &avail);
-		if (!p || avail < 8)
-			return kms_error_file(vc->path, "kernel address %016llx (physical 0x%llx) is not in the dump",
-					      (unsigned long long)va,
-					      (unsigned long long)pa);
-		nr = words_in_page(va, avail, n - i);
-		for (k = 0; k < nr; k++)
-			words[i++] = le64(p + 8 * k);
-	}
-	return err;
 }

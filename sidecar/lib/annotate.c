@@ -2,36 +2,16 @@
 /* The annotation rule of FORMAT.md section 4 (kms/annotate.h). */
 #include <kms/annotate.h>
 #include <kms/format.h>
-
-/* Range @r is in a _text-based section and holds @off. */
-static int range_holds(const struct kms_tables *t, uint32_t r, uint32_t off)
-{
-	return r < t->nr_ranges &&
-	       kms_class_base(t->sections[kms_range_section(t, r)].cls) ==
-	       KMS_BASE_TEXT &&
-	       kms_range_start(t, r) <= off && off < kms_range_end(t, r);
-}
+#include <kms/tables.h>
 
 /* The _text-based range holding @addr, or KMS_NONE; @cursor may be NULL. */
 static uint32_t text_range(const struct kms_tables *t, uint64_t text_address,
 			   uint64_t addr, uint32_t *cursor)
 {
-	uint64_t off64 = addr - text_address;
-	uint32_t off, r;
-
-	if (addr < text_address || off64 > UINT32_MAX)
+	if (addr < text_address || addr - text_address > UINT32_MAX)
 		return KMS_NONE;
-	off = off64;
-	r = cursor ? *cursor : KMS_NONE;
-	if (r != KMS_NONE && range_holds(t, r, off))
-		return r;
-	if (r != KMS_NONE && range_holds(t, r + 1, off))
-		r++;
-	else
-		r = kms_tables_find_range(t, off);
-	if (r != KMS_NONE && cursor)
-		*cursor = r;
-	return r;
+	return kms_tables_find_hinted(t, KMS_BASE_TEXT, addr - text_address,
+				      cursor);
 }
 
 uint32_t kms_address_object(const struct kms_tables *t, uint64_t text_address,

@@ -13,6 +13,8 @@
 
 #include <kms/blob.h>
 #include <kms/format.h>
+#include <kms/tables.h>
+#include <kms/util.h>
 
 #include "blob_image.h"
 
@@ -162,13 +164,4 @@ struct kms_error *kms_blob_decode(const void *blob, size_t size,
 	}
 	*ret = t;
 	return NULL;
-}
-
-void kms_tables_destroy(struct kms_tables *tables)
-{
-	if (!tables)
-		return;
-	free(tables->sections);
-	free(tables->image);
-	free(tables);
 }

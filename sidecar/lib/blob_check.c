@@ -13,6 +13,8 @@
 
 #include <kms/blob.h>
 #include <kms/format.h>
+#include <kms/tables.h>
+#include <kms/util.h>
 
 #include "blob_image.h"
 

@@ -9,9 +9,9 @@
 #ifndef KMS_LIB_BLOB_IMAGE_H
 #define KMS_LIB_BLOB_IMAGE_H
 
-#include <kms/blob.h>
 #include <kms/error.h>
 #include <kms/format.h>
+#include <kms/tables.h>
 
 /* The arrays of the image: where each one lies (FORMAT.md 3). */
 enum { A_SECTIONS, A_STARTS, A_RANGE_OBJECTS, A_OBJECTS, A_MODLISTS,

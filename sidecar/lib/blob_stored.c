@@ -12,6 +12,7 @@
 
 #include <kms/blob.h>
 #include <kms/format.h>
+#include <kms/util.h>
 
 /* Where an image's range columns are, if its header and sections agree. */
 struct columns {

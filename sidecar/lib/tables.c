@@ -1,14 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Questions asked of decoded, validated tables (kms/blob.h): section
+ * Questions asked of decoded, validated tables (kms/tables.h): section
  * classes, the section of a range and where a range ends, the range
- * holding an offset.  Nothing here checks bounds: kms_blob_decode() has.
+ * holding an offset (with or without a cursor's hint); and their end.  Nothing here checks bounds:
+ * kms_blob_decode() has.
  */
+#include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 
-#include <kms/blob.h>
 #include <kms/format.h>
+#include <kms/tables.h>
 #include <kms/util.h>
+
+void kms_tables_destroy(struct kms_tables *tables)
+{
+	if (!tables)
+		return;
+	free(tables->sections);
+	free(tables->image);
+	free(tables);
+}
 
 static const char *const class_names[KMS_NR_CLASSES] = {
 	[KMS_CLASS_TEXT] = "text",
@@ -45,12 +57,17 @@ uint32_t kms_range_section(const struct kms_tables *t, uint32_t i)
 			       sizeof(*t->sections), compare_section_first) - 1;
 }
 
-uint32_t kms_range_end(const struct kms_tables *t, uint32_t i)
+/* Where range @i, of section @sec, ends. */
+static uint32_t range_end_in(const struct kms_tables *t,
+			     const struct kms_section *sec, uint32_t i)
 {
-	const struct kms_section *sec = &t->sections[kms_range_section(t, i)];
-
 	return i + 1 < sec->first + sec->nr_ranges ?
 		kms_range_start(t, i + 1) : sec->end;
+}
+
+uint32_t kms_range_end(const struct kms_tables *t, uint32_t i)
+{
+	return range_end_in(t, &t->sections[kms_range_section(t, i)], i);
 }
 
 uint32_t kms_tables_find_section(const struct kms_tables *t,
@@ -91,4 +108,34 @@ uint32_t kms_tables_find(const struct kms_tables *t, unsigned int base,
 					    t->starts + 4 * (size_t)sec->first,
 					    sec->nr_ranges, KMS_START_SIZE,
 					    compare_range_start) - 1;
+}
+
+/* Range @r exists, is in a section of @base and holds @offset. */
+static bool range_holds(const struct kms_tables *t, unsigned int base,
+			uint32_t r, uint32_t offset)
+{
+	const struct kms_section *sec;
+
+	if (r >= t->nr_ranges)
+		return false;
+	sec = &t->sections[kms_range_section(t, r)];
+	return kms_class_base(sec->cls) == base &&
+	       kms_range_start(t, r) <= offset &&
+	       offset < range_end_in(t, sec, r);
+}
+
+uint32_t kms_tables_find_hinted(const struct kms_tables *t, unsigned int base,
+				uint32_t offset, uint32_t *cursor)
+{
+	uint32_t r = cursor ? *cursor : KMS_NONE;
+
+	if (r != KMS_NONE && range_holds(t, base, r, offset))
+		return r;
+	if (r != KMS_NONE && range_holds(t, base, r + 1, offset))
+		r++;
+	else
+		r = kms_tables_find(t, base, offset, NULL);
+	if (r != KMS_NONE && cursor)
+		*cursor = r;
+	return r;
 }

@@ -12,6 +12,7 @@
 #include <kms/annotate.h>
 #include <kms/format.h>
 #include <kms/source.h>
+#include <kms/tables.h>
 
 #include "verdict.h"
 

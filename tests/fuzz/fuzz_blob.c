@@ -11,17 +11,27 @@
 
 #include <kms/blob.h>
 #include <kms/format.h>
+#include <kms/tables.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* Range @i of section @k is where a lookup of its start finds it. */
+/*
+ * Range @i of section @k is where a lookup of its start finds it: with no
+ * hint, with the previous range as the hint (a walk in order) and with a
+ * range elsewhere.
+ */
 static void check_found(const struct kms_tables *t, uint32_t k, uint32_t i)
 {
-	uint32_t found;
+	unsigned int base = kms_class_base(t->sections[k].cls);
+	uint32_t start = kms_range_start(t, i), found;
+	uint32_t hints[] = { i ? i - 1 : KMS_NONE, t->nr_ranges - 1 - i };
 
-	if (kms_tables_find(t, kms_class_base(t->sections[k].cls),
-			    kms_range_start(t, i), &found) != i || found != k)
+	if (kms_tables_find(t, base, start, &found) != i || found != k)
 		abort();
+	for (size_t h = 0; h < sizeof(hints) / sizeof(hints[0]); h++)
+		if (kms_tables_find_hinted(t, base, start, &hints[h]) != i ||
+		    hints[h] != i)
+			abort();
 }
 
 static void walk(const struct kms_tables *t)

@@ -21,6 +21,8 @@
 #define kms_tables kms_user_tables
 #define kms_section kms_user_section
 #include <kms/blob.h>
+#include <kms/tables.h>
+#include <kms/util.h>
 #undef kms_section
 #undef kms_tables
 

@@ -35,6 +35,7 @@
 
 #include <kms/blob.h>
 #include <kms/format.h>
+#include <kms/util.h>
 
 static void die(const char *msg)
 {

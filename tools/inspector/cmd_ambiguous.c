@@ -8,6 +8,7 @@
 
 #include <kms/annotate.h>
 #include <kms/format.h>
+#include <kms/tables.h>
 #include <kms/util.h>
 
 #include "command.h"

@@ -2,6 +2,7 @@
 /* dump: the decoded tables, as FORMAT.md lays them out. */
 #include <kms/annotate.h>
 #include <kms/format.h>
+#include <kms/tables.h>
 
 #include "command.h"
 

@@ -5,6 +5,7 @@
 
 #include <kms/annotate.h>
 #include <kms/format.h>
+#include <kms/tables.h>
 
 #include "command.h"
 

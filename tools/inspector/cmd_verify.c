@@ -14,8 +14,10 @@
 #include <string.h>
 
 #include <kms/annotate.h>
+#include <kms/blob.h>
 #include <kms/format.h>
 #include <kms/gen.h>
+#include <kms/tables.h>
 #include <kms/util.h>
 
 #include "command.h"

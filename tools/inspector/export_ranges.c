@@ -35,6 +35,7 @@
 
 #include <kms/annotate.h>
 #include <kms/format.h>
+#include <kms/tables.h>
 #include <kms/util.h>
 
 #include "export_ranges.h"

@@ -9,6 +9,7 @@
 #include <kms/annotate.h>
 #include <kms/format.h>
 #include <kms/source.h>
+#include <kms/tables.h>
 #include <kms/util.h>
 
 #include "inspector.h"

@@ -15,11 +15,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include <kms/blob.h>
 #include <kms/elf_file.h>
 #include <kms/error.h>
 #include <kms/kallsyms.h>
 #include <kms/symbols.h>
+#include <kms/tables.h>
 #include <kms/vmcore.h>
 
 #include <kms/json.h>

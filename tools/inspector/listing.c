@@ -7,6 +7,7 @@
 
 #include <kms/annotate.h>
 #include <kms/format.h>
+#include <kms/tables.h>
 
 #include "listing.h"
 

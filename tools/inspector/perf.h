@@ -27,9 +27,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <kms/blob.h>
 #include <kms/error.h>
 #include <kms/strmap.h>
+#include <kms/tables.h>
 
 /* One "ADDRESS SYMBOL[+0xOFF] (DSO)" of a line. */
 struct frame {

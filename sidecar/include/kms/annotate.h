@@ -22,7 +22,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include <kms/blob.h>
+struct kms_tables;	/* kms/tables.h */
 
 /* Is this a type letter the executable classes annotate (t T w W)? */
 static inline int kms_is_text_type(char type)

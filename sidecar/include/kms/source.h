@@ -8,9 +8,10 @@
 #ifndef KMS_SOURCE_H
 #define KMS_SOURCE_H
 
-#include <kms/blob.h>
 #include <kms/elf_file.h>
 #include <kms/error.h>
+
+struct kms_tables;	/* kms/tables.h */
 
 /* The tables of the note in the file at @path, whatever carries it. */
 struct kms_error *kms_tables_load(const char *path, struct kms_tables **ret);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Plumbing every layer shares, written once: growing an array, reading a
- * whole file, binary searches over sorted arrays, cleanup on scope exit.
+ * whole file, binary searches over sorted arrays, little-endian words,
+ * cleanup on scope exit.
  *
  * Contract: the fallible helpers follow kms/error.h (NULL on success,
  * out-parameters written only on success); none of them prints.
@@ -11,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include <kms/error.h>
@@ -66,6 +68,27 @@ char *kms_underscores(char *s);
  * Returns @s.
  */
 char *kms_path_normalize(char *s);
+
+/* The little-endian 32-bit word at @p (the format's byte order). */
+static inline uint32_t kms_get_le32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+/* ...and the 64-bit one. */
+static inline uint64_t kms_get_le64(const unsigned char *p)
+{
+	return (uint64_t)kms_get_le32(p + 4) << 32 | kms_get_le32(p);
+}
+
+static inline void kms_put_le32(unsigned char *p, uint32_t v)
+{
+	p[0] = v;
+	p[1] = v >> 8;
+	p[2] = v >> 16;
+	p[3] = v >> 24;
+}
 
 /* free() on scope exit, as drgn's _cleanup_free_. */
 static inline void kms_freep(void *p)

@@ -139,7 +139,7 @@ FUZZ_CFLAGS := -std=gnu11 -g -O1 -Isidecar/include -D_GNU_SOURCE
 FUZZ_LIBS := $(FUZZ_O)/libkms-inputs.a $(FUZZ_O)/libkms.a
 # The kernel's note parser, extracted from the patch series.
 FUZZ_KERNEL := $(FUZZ_O)/kernel
-FUZZ_PATCHES := $(wildcard kernel-patches/6.12/0002-*.patch)
+FUZZ_PATCHES := $(wildcard kernel-patches/6.12/0004-*.patch)
 
 fuzz-lib:
 	$(MAKE) O=$(FUZZ_O) CC=$(FUZZ_CC) CFLAGS='-O1 -g' \

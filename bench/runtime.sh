@@ -10,8 +10,7 @@
 #    (median of ROUNDS), and the direct map's 4K pages (DirectMap4k, x86)
 #    after them vs before: an open decodes nothing and maps nothing;
 #  - one kallmodsyms_lookup() vs one kallsyms_lookup(), timed by the
-#    samples' bench parameter over 100,000 addresses spread over the text,
-#    and the kallmodsyms_get() before them (it allocates nothing).
+#    samples' bench parameter over 100,000 addresses spread over the text.
 #
 # usage: bench/runtime.sh [CONFIG...]   (default: small defconfig small-arm64)
 # Environment: ROUNDS (default 51)
@@ -93,15 +92,11 @@ for config in "${configs[@]}"; do
 	row "$config: note parse at boot vs all initcalls" "$parse" "$all" us
 
 	# "kms_sample_c: 100000 lookups (N annotated): kallmodsyms_lookup()
-	#  A ns, kallsyms_lookup() B ns per call; kallmodsyms_get() C us":
-	# C is what a reader pays to get the tables boot kept.
-	read -r a b get < <(gawk '/kms_sample_c: [0-9]+ lookups/ {
+	#  A ns, kallsyms_lookup() B ns per call".
+	read -r a b < <(gawk '/kms_sample_c: [0-9]+ lookups/ {
 		for (i = 1; i < NF; i++) if ($(i + 1) == "ns,") a = $i
 			else if ($(i + 1) == "ns") b = $i
-			else if ($i == "kallmodsyms_get()") c = $(i + 1)
-		print a, b, c }' "$out/dmesg")
-	[ -n "${get:-}" ] || { note "$config: no lookup timing line"; exit 1; }
+		print a, b }' "$out/dmesg")
+	[ -n "${b:-}" ] || { note "$config: no lookup timing line"; exit 1; }
 	row "$config: kallmodsyms_lookup() vs kallsyms_lookup()" "$a" "$b" ns
-	row "$config: kallmodsyms_get() vs note parse at boot" \
-		"$get" "$parse" us
 done

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# What the tracers' use of the tables costs (series patches 6-11), in QEMU
+# What the tracers' use of the tables costs (series patches 1-2 and 8-11), in QEMU
 # (TCG) on a kernel with the function tracer (small-arm64):
 #  - a write of ":mod:BIG" to set_ftrace_filter, BIG the built-in module
 #    with the most functions, vs a write of the glob "BIG*": both walk

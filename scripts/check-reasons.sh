@@ -9,7 +9,8 @@
 # - FORMAT.md 7's table (and so its verbatim copy in each series'
 #   Documentation/kbuild/kallmodsyms-format.rst): its words, in order;
 # - the kernel parser's copy, KALLMODSYMS_REASONS in each series'
-#   include/linux/kallmodsyms.h (patch 0002): every entry alike;
+#   include/linux/kallmodsyms.h (6.12's patch 0004, 6.1's 0002): every
+#   entry alike;
 # - perf's decoder (6.12's patch 0013, tools/perf/util/kallmodsyms.c):
 #   reason_names[] after KMS_OK, KMS_NAME and its word, in order (the
 #   entries after them are perf's own, no class of the format).

@@ -4,8 +4,9 @@
 # The kernel parser is in two series, kernel-patches/6.12 and
 # kernel-patches/6.1, and nothing but this keeps the two copies in step,
 # as the kernel's tools/objtool/sync-check.sh keeps objtool's copies of
-# kernel headers.  The files both series create, as patches 0002-0004
-# leave them (what both series have; 6.12's later patches extend them),
+# kernel headers.  The files both series create, as the reader patch and
+# the two after it leave them (6.12's 0004-0006, 6.1's 0002-0004: what
+# both series have; 6.12's later patches extend them),
 # are extracted from each series (tests/fuzz/extract-kernel.sh) and
 # compared, allowing only the differences listed below, each with its
 # reason.  A difference fails with one line naming the file and the
@@ -19,9 +20,10 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 files=(kernel/kallmodsyms.c kernel/kallmodsyms_test.c
        include/linux/kallmodsyms.h)
+declare -A range=([6.12]='000[4-6]' [6.1]='000[2-4]')
 for v in 6.12 6.1; do
 	tests/fuzz/extract-kernel.sh "kernel-patches/$v" "$scratch/$v" \
-		'000[2-4]' "${files[@]}"
+		"${range[$v]}" "${files[@]}"
 done
 
 # The differences 6.1's copy may have: diff -I patterns (basic regular
@@ -36,7 +38,7 @@ status=0
 for f in "${files[@]}"; do
 	a=$scratch/6.12/$f b=$scratch/6.1/$f
 	if [ ! -f "$a" ] || [ ! -f "$b" ]; then
-		echo "sync-check: $f: not created by patches 0002-0004 of both series"
+		echo "sync-check: $f: not created by 6.12's 0004-0006 and 6.1's 0002-0004"
 		status=1
 		continue
 	fi

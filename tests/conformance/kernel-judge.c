@@ -70,7 +70,6 @@ static void probes_of(struct verdict_probes *p)
 /* The annotation lines of accepted @path, as the kernel prints them. */
 static void annotations(const char *path)
 {
-	struct kallmodsyms *km = kallmodsyms_get();
 	struct kallmodsyms_cursor cursor[VERDICT_NR_TYPES];
 	static struct seq_file m[VERDICT_NR_TYPES];
 	const char *ann[VERDICT_NR_TYPES];
@@ -87,8 +86,8 @@ static void annotations(const char *path)
 	for (i = 0; i < p.nr; i++) {
 		for (k = 0; k < VERDICT_NR_TYPES; k++) {
 			m[k].len = 0;
-			kallmodsyms_seq_show(km, &m[k], p.addr[i],
-					     VERDICT_TYPES[k], &cursor[k]);
+			kallmodsyms_seq_show(&m[k], p.addr[i], VERDICT_TYPES[k],
+					     &cursor[k]);
 			m[k].buf[m[k].len] = '\0';
 			/* The TAB before the annotation is not printed. */
 			ann[k] = m[k].buf + (m[k].buf[0] == '\t');

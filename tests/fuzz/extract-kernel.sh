@@ -3,10 +3,11 @@
 #
 # Extract the kernel's note parser (kernel/kallmodsyms.c and its header) as
 # the patch series creates them, into OUTDIR, for the userspace fuzz target:
-# the hunks of those files from 0002, applied to an empty tree.  Given a
-# patch number and files, those files' hunks from that patch instead
-# (perf's decoder, tools/perf/util/kallmodsyms.[ch] from 0013, for
-# tests/conformance/perf-judge.c); NUMBER may be a glob ('000[2-4]'):
+# the hunks of those files from the patch that creates them (6.12's 0004,
+# 6.1's 0002), applied to an empty tree.  Given a patch number and files,
+# those files' hunks from that patch instead (perf's decoder,
+# tools/perf/util/kallmodsyms.[ch] from 6.12's 0013, for
+# tests/conformance/perf-judge.c); NUMBER may be a glob ('000[4-6]'):
 # the hunks of each patch it matches, in order, the first creating the
 # files (scripts/sync-check.sh).
 #
@@ -16,7 +17,20 @@ set -euo pipefail
 
 patches=$1
 out=$2
-number=${3:-0002}
+# The patch that creates kernel/kallmodsyms.c, the first in order to
+# touch it.
+first_patch() {
+	local p
+	for p in "$1"/[0-9][0-9][0-9][0-9]-*.patch; do
+		if grep -q '^+++ b/kernel/kallmodsyms\.c$' "$p"; then
+			basename "$p" | cut -c1-4
+			return
+		fi
+	done
+	echo "extract-kernel.sh: $1: no patch creates kernel/kallmodsyms.c" >&2
+	exit 1
+}
+number=${3:-$(first_patch "$patches")}
 files="kernel/kallmodsyms.c include/linux/kallmodsyms.h"
 if [ $# -gt 3 ]; then files="${*:4}"; fi
 

@@ -68,9 +68,8 @@ static bool same_ranges(const struct kms_user_tables *t)
 	return true;
 }
 
-/* @km: the kernel's tables, or NULL when it refused the note. */
-static void differential(const u8 *desc, u32 size,
-			 const struct kallmodsyms *km)
+/* @kept: the kernel kept its tables; false when it refused the note. */
+static void differential(const u8 *desc, u32 size, bool kept)
 {
 	struct kms_user_tables *t = NULL;
 	struct kms_error *err;
@@ -78,13 +77,13 @@ static void differential(const u8 *desc, u32 size,
 	err = kms_blob_decode(desc, size, "fuzz", &t);
 	if (err) {
 		/* Stricter in userspace is allowed; show where, on request. */
-		if (km && getenv("KSHIM_VERBOSE"))
+		if (kept && getenv("KSHIM_VERBOSE"))
 			fprintf(stderr, "kernel accepts, userspace refuses: %s\n",
 				err->message);
 		kms_error_destroy(err);
 		return;
 	}
-	if (!km) {
+	if (!kept) {
 		fprintf(stderr, "userspace accepts a blob the kernel refuses: %s\n",
 			kshim_last_log);
 		abort();
@@ -106,7 +105,7 @@ static void differential(const u8 *desc, u32 size,
 	kms_tables_destroy(t);
 }
 /* Every range's first and last byte, looked up from its section's base. */
-static void show_ranges(const struct kallmodsyms *km, struct seq_file *m)
+static void show_ranges(struct seq_file *m)
 {
 	/* All ones at first: the cursor is checked before it is used. */
 	struct kallmodsyms_cursor cursor;
@@ -134,8 +133,8 @@ static void show_ranges(const struct kallmodsyms *km, struct seq_file *m)
 			last = walk_to(&w, s, w.start) - 1;
 			m->len = 0;
 			/* As a text symbol, then as a data symbol. */
-			kallmodsyms_seq_show(km, m, base + w.start, 't', &cursor);
-			kallmodsyms_seq_show(km, m, base + last, 'd', NULL);
+			kallmodsyms_seq_show(m, base + w.start, 't', &cursor);
+			kallmodsyms_seq_show(m, base + last, 'd', NULL);
 		}
 	}
 }
@@ -198,27 +197,24 @@ static int test_note(const uint8_t *data, size_t size)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 #endif
 {
-	struct kallmodsyms *km;
 	const u8 *desc;
 	u32 desc_size = 0, i;
+	bool kept;
 
 	if (!kshim_place_notes(data, size))
 		return -1;
 
 	desc = find_note(&desc_size);
 	kallmodsyms_init();
-	km = kallmodsyms_get();
-	if (kms_ready != !IS_ERR(km))
-		abort();	/* only memory could fail, and malloc does not */
-	if (!IS_ERR(km)) {
+	kept = kallmodsyms_available();
+	if (kept) {
 		struct seq_file *m = malloc(sizeof(*m));
 
-		show_ranges(km, m);
+		show_ranges(m);
 		free(m);
 	}
 	if (desc)
-		differential(desc, desc_size, IS_ERR(km) ? NULL : km);
-	kallmodsyms_put(km);
+		differential(desc, desc_size, kept);
 	kshim_reset();
 	return 0;
 }

@@ -105,7 +105,7 @@ need_kernel() {
 			echo ARCH=x86_64
 		fi
 		sed -n 's/^#make[[:space:]]\+//p' "$kbuild/../fragment.config")
-	# The section classes kbuild (patch 0001) asks the generator for:
+	# The section classes kbuild (6.12's patch 0003) asks the generator for:
 	# every class with CONFIG_KALLSYMS_ALL, text alone without.
 	# ${kclasses[@]} goes on every generation the linked note is held to.
 	# shellcheck disable=SC2034 # for the tests

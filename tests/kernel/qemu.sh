@@ -243,7 +243,7 @@ EXPECT
 
 	# Not a line at boot (the parser's summary is a debug line, a refusal
 	# an error line), and nothing alarming; the tables were kept, since
-	# the file is there.  The KUnit suites (patch 0004), which run later
+	# the file is there.  The KUnit suites (6.12's patch 0006), which run later
 	# and give the parser damaged notes on purpose, are
 	# run-selftests.sh's to judge.
 	sed '/KTAP version 1/,$d' "$out/dmesg" > "$out/boot-dmesg"

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # kms-test: modes=plain kernels=6.12,6.1 toolchains=gcc,arm64 configs=small
 #
-# The build contract Kconfig checks (patch 0001): CONFIG_KALLMODSYMS is
+# The build contract Kconfig checks (6.12's patch 0003): CONFIG_KALLMODSYMS is
 # offered only when KALLMODSYMS_GEN runs and writes the format version
 # the kernel reads, so that a tree configured where the tool is missing
 # (allyesconfig, randconfig) builds without it; and the samples' bool

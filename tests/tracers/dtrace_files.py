@@ -20,8 +20,12 @@
       Hold dtrace-lookup's answers against FILE: each address must be
       filed under one of the modules FILE gives it (vmlinux for the core
       kernel) with one of the names it has there, and each name must be
-      found in each of its modules at one of its addresses.  Prints what
-      was checked, and each mismatch; exits 1 on a mismatch.
+      found in each of its modules at one of its addresses, a function's
+      or a variable's: DTrace files every symbol, and a lookup by name
+      may answer a variable of the function's name and module (a real
+      kernel has a few: "d set_root {ucount.o}" beside "t set_root
+      {namei.o}").  Prints what was checked, and each mismatch; exits 1
+      on a mismatch.
 
 FILE is a /proc/kallmodsyms file in either layout.  A test helper, not an
 installed tool.
@@ -64,15 +68,15 @@ def parse(line):
     return int(addr, 16), size, typ, name, mods
 
 
-def symbols(path):
-    """Each text symbol DTrace files: (addr, name, modules)."""
+def symbols(path, types=TEXT):
+    """Each symbol of one of TYPES DTrace files: (addr, name, modules)."""
     out = []
     with open(path, encoding='latin-1') as f:
         for line in f:
             if not line.strip():
                 continue
             addr, _, typ, name, mods = parse(line)
-            if typ not in TEXT or name.startswith(SKIPPED):
+            if (types and typ not in types) or name.startswith(SKIPPED):
                 continue
             if any(m in PSEUDO for m in mods):
                 continue
@@ -147,12 +151,17 @@ def queries(path):
 
 
 def expectations(path):
-    """By address: the (module, name) pairs; by (module, name): addrs."""
+    """By text address: the (module, name) pairs; by (module, name) of a
+    function: the addresses of every symbol of that name and module."""
     by_addr, by_name = {}, {}
     for addr, name, mods in symbols(path):
         for m in mods:
             by_addr.setdefault(addr, set()).add((m, name))
             by_name.setdefault((m, name), set()).add(addr)
+    for addr, name, mods in symbols(path, None):
+        for m in mods:
+            if (m, name) in by_name:
+                by_name[(m, name)].add(addr)
     return by_addr, by_name
 
 

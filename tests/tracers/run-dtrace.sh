@@ -21,26 +21,13 @@
 . "$tests_dir/kernel/kernels.sh"
 # shellcheck source=SCRIPTDIR/../kernel/qemu.sh
 . "$tests_dir/kernel/qemu.sh"
+# shellcheck source=SCRIPTDIR/dtrace.sh
+. "$tests_dir/tracers/dtrace.sh"
 
 here=$tests_dir/tracers
-patches=$top/tracers/dtrace
-cache=${KALLMODSYMS_CACHE:-${XDG_CACHE_HOME:-${HOME:-/var/tmp}/.cache}/kallmodsyms}
-src=${KMS_DTRACE_SRC:-$cache/dtrace-utils.git}
-base=$(sed -n 's/^base-commit: //p' "$patches/0001-"*.patch)
-git -C "$src" cat-file -e "$base^{commit}" 2> /dev/null || {
-	echo "no dtrace-utils source with $base at $src (set KMS_DTRACE_SRC)"
-	exit 77
-}
-command -v bpf-gcc > /dev/null || command -v bpf-unknown-none-gcc > /dev/null || {
-	echo "gcc-bpf is not installed (dtrace-utils' README.md lists its packages)"
-	exit 77
-}
 unshare -m true 2> /dev/null || { echo "cannot make a mount namespace (unshare -m)"; exit 77; }
+need_dtrace
 need_kernel small
-
-mapfile -t series < <(sed "s|^|$patches/|" "$patches/series")
-patched=$("$here/build-dtrace.sh" "$src" "$base" "${series[@]}") || exit 1
-unpatched=$("$here/build-dtrace.sh" "$src" "$base") || exit 1
 for d in "$patched" "$unpatched"; do
 	gcc -std=gnu99 -D_GNU_SOURCE -Wall -Wextra -Werror \
 		-I"$d/src/include" -I"$d/src/uts/common" -I"$d/src/libdtrace" -I"$d/build" \

@@ -20,6 +20,8 @@ packages=(
 	# building Linux 6.12 and 6.1
 	linux-source-6.12 linux-source-6.1 bc bison flex libssl-dev cpio
 	xz-utils kmod ccache
+	# the BPF kernel's BTF (small-bpf.config: pahole)
+	dwarves
 	# the clang kernels (make LLVM=-16, ThinLTO)
 	clang-16 lld-16 llvm-16
 	# perf for the guests, linked statically (tests/kernel/build-perf.sh):

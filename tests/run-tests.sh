@@ -45,8 +45,8 @@
 #   KMS_MODES    tool builds, default "plain asan valgrind"
 #   KMS_KERNELS  the kernels built, as VERSION/TOOLCHAIN/CONFIG words;
 #                default $default_kernels below
-#   KMS_EXTRA_KERNELS  more of them (make check-full: the clang, ThinLTO
-#                and defconfig kernels)
+#   KMS_EXTRA_KERNELS  more of them (make check-full: the clang, ThinLTO,
+#                defconfig and BPF kernels)
 #   KMS_DISTRO   non-empty: the tests of distributions' kernels too
 #                (kernels=distro; make check-full), one run per kernel
 #                of tests/distro/kernels

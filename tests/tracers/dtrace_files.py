@@ -20,8 +20,25 @@
       Hold dtrace-lookup's answers against FILE: each address must be
       filed under one of the modules FILE gives it (vmlinux for the core
       kernel) with one of the names it has there, and each name must be
-      found in each of its modules at one of its addresses.  Prints what
-      was checked, and each mismatch; exits 1 on a mismatch.
+      found in each of its modules at one of its addresses, a function's
+      or a variable's: DTrace files every symbol, and a lookup by name
+      may answer a variable of the function's name and module (a real
+      kernel has a few: "d set_root {ucount.o}" beside "t set_root
+      {namei.o}").  Prints what was checked, and each mismatch; exits 1
+      on a mismatch.
+  dtrace_files.py fbt FILE FILTERS MODULE MODLIST VMLIST
+      Hold "dtrace -l -P fbt -m MODULE" (its output in MODLIST) and
+      "dtrace -l -P fbt -m vmlinux" (VMLIST), run on the kernel whose
+      /proc/kallmodsyms is FILE and available_filter_functions FILTERS,
+      against FILE.  The FBT provider lists each function of FILTERS that
+      it does not weed out (names with a dot, __ftrace_invalid_address__,
+      __probestub_, __traceiter_) under the module of the first symbol of
+      that name libdtrace finds, once per name, with an entry and a
+      return probe.  So every function MODLIST lists must be a text
+      symbol of MODULE in FILE; every traceable one that no symbol of
+      FILE outside MODULE (of any type, in vmlinux or in another module)
+      names must be listed, and not in VMLIST.  Prints the counts, and
+      each mismatch; exits 1 on a mismatch.
 
 FILE is a /proc/kallmodsyms file in either layout.  A test helper, not an
 installed tool.
@@ -64,15 +81,15 @@ def parse(line):
     return int(addr, 16), size, typ, name, mods
 
 
-def symbols(path):
-    """Each text symbol DTrace files: (addr, name, modules)."""
+def symbols(path, types=TEXT):
+    """Each symbol of one of TYPES DTrace files: (addr, name, modules)."""
     out = []
     with open(path, encoding='latin-1') as f:
         for line in f:
             if not line.strip():
                 continue
             addr, _, typ, name, mods = parse(line)
-            if typ not in TEXT or name.startswith(SKIPPED):
+            if (types and typ not in types) or name.startswith(SKIPPED):
                 continue
             if any(m in PSEUDO for m in mods):
                 continue
@@ -147,12 +164,17 @@ def queries(path):
 
 
 def expectations(path):
-    """By address: the (module, name) pairs; by (module, name): addrs."""
+    """By text address: the (module, name) pairs; by (module, name) of a
+    function: the addresses of every symbol of that name and module."""
     by_addr, by_name = {}, {}
     for addr, name, mods in symbols(path):
         for m in mods:
             by_addr.setdefault(addr, set()).add((m, name))
             by_name.setdefault((m, name), set()).add(addr)
+    for addr, name, mods in symbols(path, None):
+        for m in mods:
+            if (m, name) in by_name:
+                by_name[(m, name)].add(addr)
     return by_addr, by_name
 
 
@@ -190,6 +212,59 @@ def check(path, answers):
     return 1 if bad else 0
 
 
+def traceable(filters):
+    """The function names of available_filter_functions FBT lists."""
+    weeded = ('__ftrace_invalid_address__', '__probestub_', '__traceiter_')
+    with open(filters, encoding='latin-1') as f:
+        names = {ln.split()[0] for ln in f if ln.strip()}
+    return {n for n in names if '.' not in n and not n.startswith(weeded)}
+
+
+def listed(path, module):
+    """{function: {probe names}} of the fbt rows of a "dtrace -l" output,
+    and the rows of another provider or module."""
+    funcs, others = {}, []
+    with open(path, encoding='latin-1') as f:
+        for line in f:
+            f5 = line.split()
+            if len(f5) != 5 or f5[0] == 'ID':
+                continue
+            if f5[1] != 'fbt' or f5[2] != module:
+                others.append(line.rstrip('\n'))
+                continue
+            funcs.setdefault(f5[3], set()).add(f5[4])
+    return funcs, others
+
+
+def fbt(path, filters, module, modlist, vmlist):
+    text = [(n, m) for _, n, m in symbols(path)]
+    mine = {n for n, m in text if module in m}
+    trace = mine & traceable(filters)
+    shared = {n for _, n, m in symbols(path, None) if m != [module]} & trace
+    alone = trace - shared
+    got, others = listed(modlist, module)
+    vm, vm_others = listed(vmlist, 'vmlinux')
+    bad = ['%s: listed under %s, not its text in %s' % (n, module, path)
+           for n in sorted(set(got) - mine)]
+    bad += ['%s: %s\'s alone, traceable, not listed' % (n, module)
+            for n in sorted(alone - set(got))]
+    bad += ['%s: %s\'s alone, listed under vmlinux' % (n, module)
+            for n in sorted(alone & set(vm))]
+    bad += ['%s: probes %s, not entry and return' % (n, ' '.join(sorted(p)))
+            for n, p in sorted(got.items()) if p != {'entry', 'return'}]
+    bad += ['not fbt:%s: %s' % (module, r) for r in others]
+    bad += ['not fbt:vmlinux: %s' % r for r in vm_others]
+    print('%s: %d functions in /proc/kallmodsyms, %d traceable, %d of them '
+          'also named outside %s; fbt lists %d under %s (%d of the %d), '
+          '%d under vmlinux (%d of the %d)' % (
+              module, len(mine), len(trace), len(shared), module, len(got),
+              module, len(shared & set(got)), len(shared), len(vm),
+              len(shared & set(vm)), len(shared)))
+    for b in bad:
+        print('mismatch: ' + b)
+    return 1 if bad else 0
+
+
 def main(argv):
     if len(argv) == 5 and argv[1] == 'make':
         return make(argv[2], argv[3], argv[4]) or 0
@@ -197,6 +272,8 @@ def main(argv):
         return queries(argv[2]) or 0
     if len(argv) == 4 and argv[1] == 'check':
         return check(argv[2], argv[3])
+    if len(argv) == 7 and argv[1] == 'fbt':
+        return fbt(*argv[2:])
     sys.stderr.write(__doc__)
     return 2
 

@@ -1,39 +1,33 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# kms-test: modes=plain suite=full (builds dtrace-utils twice: ~4 minutes)
+# kms-test: modes=plain kernels=6.12,6.1 toolchains=gcc,arm64 configs=small suite=full (builds dtrace-utils twice: ~4 minutes)
 #
 # DTrace with tracers/dtrace's patches reads /proc/kallmodsyms: every text
-# symbol of the fixture's files, in each layout, is filed under each of its
+# symbol of the fixture's files, in each layout, and of the file of the
+# small test kernel of this run, booted in QEMU, is filed under each of its
 # modules (vmlinux without one); a file it cannot read makes it use
 # /proc/kallsyms and modules.builtin.ranges, as without the file, with one
-# message; and unpatched DTrace dies on a file whose first line is text.
-# libdtrace reads the files in place of /proc/kallsyms and /proc/kallmodsyms
-# in a mount namespace (tests/tracers/with-proc.sh): nothing is loaded into
-# the running kernel.  KMS_DTRACE_SRC: a dtrace-utils git repository with
-# the patches' base (default: a clone in the cache, dtrace-utils.git; the
-# test skips without one); KMS_DTRACE_FILES: more /proc/kallmodsyms
-# files to check, e.g. copies from booted guests.
+# message; and unpatched DTrace dies on a file whose first line is text
+# (the booted arm64 kernel's), and reads no text symbol of one whose
+# per-CPU "A" lines come first (x86-64's).  libdtrace reads the files in
+# place of /proc/kallsyms and /proc/kallmodsyms in a mount namespace
+# (tests/tracers/with-proc.sh): nothing is loaded into the running kernel.
+# KMS_DTRACE_SRC: a dtrace-utils git repository with the patches' base
+# (default: a clone in the cache, dtrace-utils.git; the test skips without
+# one); KMS_DTRACE_FILES: more /proc/kallmodsyms files to check.
 # shellcheck source=SCRIPTDIR/../lib.sh
 . "$(dirname "$0")/../lib.sh"
+# shellcheck source=SCRIPTDIR/../kernel/kernels.sh
+. "$tests_dir/kernel/kernels.sh"
+# shellcheck source=SCRIPTDIR/../kernel/qemu.sh
+. "$tests_dir/kernel/qemu.sh"
+# shellcheck source=SCRIPTDIR/dtrace.sh
+. "$tests_dir/tracers/dtrace.sh"
 
 here=$tests_dir/tracers
-patches=$top/tracers/dtrace
-cache=${KALLMODSYMS_CACHE:-${XDG_CACHE_HOME:-${HOME:-/var/tmp}/.cache}/kallmodsyms}
-src=${KMS_DTRACE_SRC:-$cache/dtrace-utils.git}
-base=$(sed -n 's/^base-commit: //p' "$patches/0001-"*.patch)
-git -C "$src" cat-file -e "$base^{commit}" 2> /dev/null || {
-	echo "no dtrace-utils source with $base at $src (set KMS_DTRACE_SRC)"
-	exit 77
-}
-command -v bpf-gcc > /dev/null || command -v bpf-unknown-none-gcc > /dev/null || {
-	echo "gcc-bpf is not installed (dtrace-utils' README.md lists its packages)"
-	exit 77
-}
 unshare -m true 2> /dev/null || { echo "cannot make a mount namespace (unshare -m)"; exit 77; }
-
-mapfile -t series < <(sed "s|^|$patches/|" "$patches/series")
-patched=$("$here/build-dtrace.sh" "$src" "$base" "${series[@]}") || exit 1
-unpatched=$("$here/build-dtrace.sh" "$src" "$base") || exit 1
+need_dtrace
+need_kernel small
 for d in "$patched" "$unpatched"; do
 	gcc -std=gnu99 -D_GNU_SOURCE -Wall -Wextra -Werror \
 		-I"$d/src/include" -I"$d/src/uts/common" -I"$d/src/libdtrace" -I"$d/build" \
@@ -82,9 +76,19 @@ for c in long-name ten-modules; do
 	check "$f/$c" "$f/$c/kallmodsyms"
 done
 for file in ${KMS_DTRACE_FILES:-}; do
-	mkdir -p "$tmp/real" && cp "$file" "$tmp/real/kallmodsyms"
-	check "$tmp/real" "$tmp/real/kallmodsyms"
+	mkdir -p "$tmp/given" && cp "$file" "$tmp/given/kallmodsyms"
+	check "$tmp/given" "$tmp/given/kallmodsyms"
 done
+
+# The file of this run's kernel, booted (KASLR on, no module loaded).
+printf '%s\n' 'echo "@@@ kallmodsyms"' 'cat /proc/kallmodsyms' > "$tmp/guest.sh"
+make_initramfs "$tmp/initramfs" "$tmp/guest.sh"
+boot "$(boot_image)" "$tmp/initramfs" "$tmp/boot" || fail "boot of $kbuild"
+real=$tmp/real
+mkdir "$real" && cp "$tmp/boot/kallmodsyms" "$real/"
+[ "$(wc -l < "$real/kallmodsyms")" -gt 20000 ] ||
+	fail "$real/kallmodsyms: $(wc -l < "$real/kallmodsyms") lines"
+check "$real" "$real/kallmodsyms"
 
 # Bad files: DTrace says which line, once, and then makes of /proc/kallsyms
 # exactly what it makes of it when there is no /proc/kallmodsyms.
@@ -116,14 +120,26 @@ for c in truncated:12 long-line:8 empty:; do
 	echo "${c%:*}: $(cut -c1-100 "$tmp/warning")"
 done
 
-# Unpatched DTrace dies in dtrace_open() on a file whose first line is
-# text, and reads no text symbol of the x86 layout.
-lookup "$unpatched" "$f/arm64" "$f/arm64/kallmodsyms"
-status=$?
-[ "$status" = 139 ] || fail "unpatched DTrace on arm64's layout: exit $status, not SIGSEGV"
-echo "unpatched, arm64 layout: exit $status"
-lookup "$unpatched" "$f/x86" "$f/x86/kallmodsyms" || fail "unpatched x86: exit $?"
-grep -c ' -$' "$tmp/answers" | { read -r n
-	[ "$n" -gt 0 ] || fail "unpatched DTrace read the x86 layout"
-	echo "unpatched, x86 layout: $n of $(wc -l < "$tmp/answers") lookups fail"; }
+# Unpatched DTrace reads the size from the type's column, and stops at
+# the first line whose type is not a hex digit: it dies in dtrace_open()
+# on a file whose first line is such (text: the arm64 layout), and reads
+# no text symbol of one whose per-CPU "A" lines come first (x86-64's).
+# unpatched NAME DIR: what it makes of DIR/kallmodsyms.
+unpatched() {
+	local status=0 n
+	lookup "$unpatched" "$2" "$2/kallmodsyms" || status=$?
+	if head -n 1 "$2/kallmodsyms" | grep -Eq '^[0-9a-f]+ [^0-9a-fA-F] '; then
+		[ "$status" = 139 ] ||
+			fail "unpatched DTrace on $1 (first line: not a hex digit): exit $status, not SIGSEGV"
+		echo "unpatched, $1: exit $status"
+		return
+	fi
+	[ "$status" = 0 ] || { fail "unpatched DTrace on $1: exit $status"; return; }
+	n=$(grep -c ' -$' "$tmp/answers")
+	[ "$n" -gt 0 ] || fail "unpatched DTrace read $1"
+	echo "unpatched, $1: $n of $(wc -l < "$tmp/answers") lookups fail"
+}
+unpatched "arm64 layout" "$f/arm64"
+unpatched "x86 layout" "$f/x86"
+unpatched "the booted $(guest_arch) kernel" "$real"
 finish

@@ -45,7 +45,7 @@ gdb_run() {
 # Fresh sessions: nothing cached in gdb's Python.
 gdb_run -ex 'capture lookup lx-kallmodsyms-lookup $pc' \
 	-ex 'capture second lx-kallmodsyms' -ex 'detach'
-gdb_run -ex 'capture first lx-kallmodsyms' -ex 'kill'
+gdb_run -ex 'capture first lx-kallmodsyms' -ex 'kill-guest'
 wait_qemu 60 || true
 
 proc=$(gawk '{ printf "%.4f", ($2 - $1) / 20 }' run/proc)

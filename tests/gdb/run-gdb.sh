@@ -237,7 +237,7 @@ run_gdb early "$vmlinux" \
 	'lx-kallmodsyms -c kms_sample_show' \
 	'delete' "hbreak *0x$later" 'continue' \
 	'capture later-count lx-kallmodsyms -c -m kms_sample_c' \
-	'kill' || fail "gdb early session"
+	'kill-guest' || fail "gdb early session"
 wait_qemu 60 || fail "QEMU did not stop after kill"
 grep -c '[[]kms_sample_c[]]' list | check_capture early-count
 grep -c '[[]kms_sample_c[]]' list | check_capture later-count
@@ -257,7 +257,7 @@ run_gdb refused vmlinux.crc \
 	'capture refused-list lx-kallmodsyms -c' \
 	'capture refused-lookup lx-kallmodsyms-lookup $pc' \
 	'capture refused-file lx-kallmodsyms --file -c' \
-	'kill' || fail "gdb session with a refused note"
+	'kill-guest' || fail "gdb session with a refused note"
 wait_qemu 60 || fail "QEMU did not stop after kill"
 notes=$(nm vmlinux.crc | awk '$3 == "__start_kallmodsyms" { print $1; exit }')
 refused="the kernel's note at 0x$notes: bad note header (the kernel refused it too, and logged \"kallmodsyms: disabled: ...\")"

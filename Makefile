@@ -115,7 +115,8 @@ check: tests
 
 # ...with the defconfig and ThinLTO kernels too (about 25 more minutes of
 # builds on two cores, not in CI's budget), the small kernel with BPF and
-# BTF for DTrace in a guest (tests/tracers/run-dtrace-guest.sh), the tests
+# BTF for DTrace, bpftrace and bcc in a guest
+# (tests/tracers/run-dtrace-guest.sh, run-bpftrace-guest.sh), the tests
 # whose kms-test line says suite=full (tests/run-tests.sh), and Debian's
 # own kernels (tests/distro: four debug packages of 0.3-0.9 GB, downloaded
 # once).

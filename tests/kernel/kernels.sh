@@ -116,6 +116,15 @@ need_kernel() {
 	fi
 }
 
+# need_config OPTION...: skips the test (exit 77, one line) unless
+# $kbuild's .config sets each CONFIG_OPTION=y.
+need_config() {
+	local c
+	for c in "$@"; do
+		grep -qx "CONFIG_$c=y" "$kbuild/.config" || { echo "$kbuild: no CONFIG_$c"; exit 77; }
+	done
+}
+
 # as_built: expected lines of a listing (stdin) as this build has them;
 # both sides of a check go through it.  Clang lays an object's functions
 # out in another order than GCC: sorted.  ThinLTO also gives the functions

@@ -26,9 +26,7 @@
 
 need_dtrace
 need_kernel small-bpf
-for c in BPF_SYSCALL DEBUG_INFO_BTF KPROBE_EVENTS EXT4_FS DEBUG_FS; do
-	grep -qx "CONFIG_$c=y" "$kbuild/.config" || { echo "$kbuild: no CONFIG_$c"; exit 77; }
-done
+need_config BPF_SYSCALL DEBUG_INFO_BTF KPROBE_EVENTS EXT4_FS DEBUG_FS
 cd "$tmp" || exit 1
 
 # stage NAME BUILD: BUILD's dtrace, libdtrace and D libraries under

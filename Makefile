@@ -150,8 +150,11 @@ fuzz-lib:
 		SAN_FLAGS='-fsanitize=fuzzer-no-link $(FUZZ_SAN)' \
 		$(FUZZ_LIBS)
 
-$(FUZZ_KERNEL)/kernel/kallmodsyms.c: $(FUZZ_PATCHES) tests/fuzz/extract-kernel.sh
-	tests/fuzz/extract-kernel.sh kernel-patches/6.12 $(FUZZ_KERNEL)
+# The kernel's parser as the 6.12 series creates it, for the fuzz targets
+# (build-fuzz/kernel) and the kernel judge (build/kernel): one pattern
+# rule, since make fuzz-build's sub-make has O=build-fuzz.
+%/kernel/kernel/kallmodsyms.c: $(FUZZ_PATCHES) tests/fuzz/extract-kernel.sh
+	tests/fuzz/extract-kernel.sh kernel-patches/6.12 $*/kernel
 
 FUZZ_KERNEL_PROGS := $(FUZZ_O)/fuzz-kernel_note $(FUZZ_O)/fuzz-kernel_image
 $(FUZZ_KERNEL_PROGS): $(FUZZ_KERNEL)/kernel/kallmodsyms.c \
@@ -256,9 +259,6 @@ $(O)/kms-mkcorpus: $(MKCORPUS_OBJS) $(LIB)
 
 $(O)/kms-judge: $(O)/tests/conformance/judge.o $(INPUTS_LIB) $(LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS)
-
-$(O)/kernel/kernel/kallmodsyms.c: $(FUZZ_PATCHES) tests/fuzz/extract-kernel.sh
-	tests/fuzz/extract-kernel.sh kernel-patches/6.12 $(O)/kernel
 
 $(O)/kms-kernel-judge: tests/conformance/kernel-judge.c \
 		$(O)/kernel/kernel/kallmodsyms.c $(LIB) \

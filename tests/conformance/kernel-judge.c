@@ -25,7 +25,7 @@
 #include "verdict.h"
 
 /*
- * The reason the parser records for a refusal (kms_reason), by the words
+ * The reason the parser records for a refusal (kallmod_reason), by the words
  * of the kernel's own list (KALLMODSYMS_REASONS, include/linux/
  * kallmodsyms.h); none for a refusal without a class (memory).
  */
@@ -46,16 +46,16 @@ static const char *reason_word(enum kallmodsyms_reason reason)
  */
 static void probes_of(struct verdict_probes *p)
 {
-	struct kms_walk w;
+	struct kallmod_walk w;
 	u32 k, i;
 
-	for (k = 0; k < kms.nr_sections; k++) {
-		const struct kms_section *s = &kms.sections[k];
-		unsigned long base = class_base(s->cls) == KMS_BASE_PERCPU ?
+	for (k = 0; k < kallmod.nr_sections; k++) {
+		const struct kallmod_section *s = &kallmod.sections[k];
+		unsigned long base = class_base(s->cls) == KALLMOD_BASE_PERCPU ?
 			(unsigned long)__per_cpu_start : (unsigned long)_text;
 
 		verdict_probe_section(p, base, s->start, s->end);
-		walk_block(&w, s->first / KMS_BLOCK);
+		walk_block(&w, s->first / KALLMOD_BLOCK);
 		while (w.r < s->first)
 			walk_next(&w);
 		for (i = 0; i < s->nr; i++) {
@@ -118,20 +118,20 @@ int main(int argc, char **argv)
 		kshim_place_notes(data, size);
 		free(data);
 
-		kms_reason = KALLMODSYMS_REASON_NONE;
+		kallmod_reason = KALLMODSYMS_REASON_NONE;
 		kallmodsyms_init();
-		if (kept && kms_ready)
-			printf("%s kept %u\n", argv[i], kms.size);
-		else if (kms_ready)
+		if (kept && kallmod_ready)
+			printf("%s kept %u\n", argv[i], kallmod.size);
+		else if (kallmod_ready)
 			verdict_accept(argv[i], &(struct verdict_counts){
-				kms.nr_sections, kms.nr_ranges,
-				kms.nr_objects, kms.nr_modules,
-				kms.nr_modlist_words, kms.strtab_size,
-				kms.image_size });
+				kallmod.nr_sections, kallmod.nr_ranges,
+				kallmod.nr_objects, kallmod.nr_modules,
+				kallmod.nr_modlist_words, kallmod.strtab_size,
+				kallmod.image_size });
 		else
-			verdict_refuse(argv[i], reason_word(kms_reason),
+			verdict_refuse(argv[i], reason_word(kallmod_reason),
 				       kshim_last_log, verbose);
-		if (kms_ready && annotate)
+		if (kallmod_ready && annotate)
 			annotations(argv[i]);
 		kshim_reset();
 	}

@@ -17,19 +17,15 @@
 #include "kallmodsyms.c"
 #include "notes.h"
 
-/* The kernel file has its own struct kms_tables and kms_section. */
-#define kms_tables kms_user_tables
-#define kms_section kms_user_section
 #include <kms/blob.h>
+#include <kms/format.h>
 #include <kms/tables.h>
 #include <kms/util.h>
-#undef kms_section
-#undef kms_tables
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* The kernel's kept objects are the image's? */
-static bool same_objects(const struct kms_user_tables *t)
+static bool same_objects(const struct kms_tables *t)
 {
 	u32 i, list, name;
 
@@ -43,20 +39,20 @@ static bool same_objects(const struct kms_user_tables *t)
 }
 
 /* The kernel's kept ranges and sections are the image's? */
-static bool same_ranges(const struct kms_user_tables *t)
+static bool same_ranges(const struct kms_tables *t)
 {
-	struct kms_walk w;
+	struct kallmod_walk w;
 	u32 i, k;
 
-	for (k = 0; k < kms.nr_sections; k++) {
-		if (kms.sections[k].cls != t->sections[k].cls ||
-		    kms.sections[k].nr != t->sections[k].nr_ranges ||
-		    kms.sections[k].end != t->sections[k].end ||
-		    kms.sections[k].first != t->sections[k].first ||
-		    kms.sections[k].start != kms_range_start(t, t->sections[k].first))
+	for (k = 0; k < kallmod.nr_sections; k++) {
+		if (kallmod.sections[k].cls != t->sections[k].cls ||
+		    kallmod.sections[k].nr != t->sections[k].nr_ranges ||
+		    kallmod.sections[k].end != t->sections[k].end ||
+		    kallmod.sections[k].first != t->sections[k].first ||
+		    kallmod.sections[k].start != kms_range_start(t, t->sections[k].first))
 			return false;
 	}
-	for (i = 0; i < kms.nr_ranges; i++) {
+	for (i = 0; i < kallmod.nr_ranges; i++) {
 		if (i)
 			walk_next(&w);
 		else
@@ -71,7 +67,7 @@ static bool same_ranges(const struct kms_user_tables *t)
 /* @kept: the kernel kept its tables; false when it refused the note. */
 static void differential(const u8 *desc, u32 size, bool kept)
 {
-	struct kms_user_tables *t = NULL;
+	struct kms_tables *t = NULL;
 	struct kms_error *err;
 
 	err = kms_blob_decode(desc, size, "fuzz", &t);
@@ -88,16 +84,16 @@ static void differential(const u8 *desc, u32 size, bool kept)
 			kshim_last_log);
 		abort();
 	}
-	if (t->nr_sections != kms.nr_sections ||
-	    t->nr_ranges != kms.nr_ranges ||
-	    t->nr_objects != kms.nr_objects ||
-	    t->nr_modlist_words != kms.nr_modlist_words ||
-	    t->strtab_size != kms.strtab_size ||
-	    t->nr_modules != kms.nr_modules ||
-	    t->image_size != kms.image_size ||
+	if (t->nr_sections != kallmod.nr_sections ||
+	    t->nr_ranges != kallmod.nr_ranges ||
+	    t->nr_objects != kallmod.nr_objects ||
+	    t->nr_modlist_words != kallmod.nr_modlist_words ||
+	    t->strtab_size != kallmod.strtab_size ||
+	    t->nr_modules != kallmod.nr_modules ||
+	    t->image_size != kallmod.image_size ||
 	    !same_objects(t) ||
-	    memcmp(t->modlists, kms.modlists, 4 * (size_t)t->nr_modlist_words) ||
-	    memcmp(t->strtab, kms.strtab, t->strtab_size) ||
+	    memcmp(t->modlists, kallmod.modlists, 4 * (size_t)t->nr_modlist_words) ||
+	    memcmp(t->strtab, kallmod.strtab, t->strtab_size) ||
 	    !same_ranges(t)) {
 		fprintf(stderr, "kernel and userspace decode differently\n");
 		abort();
@@ -109,21 +105,21 @@ static void show_ranges(struct seq_file *m)
 {
 	/* All ones at first: the cursor is checked before it is used. */
 	struct kallmodsyms_cursor cursor;
-	struct kms_walk w;
+	struct kallmod_walk w;
 	u32 k, i;
 
 	memset(&cursor, 0xff, sizeof(cursor));
 
-	for (k = 0; k < kms.nr_sections; k++) {
-		const struct kms_section *s = &kms.sections[k];
-		unsigned long base = class_base(s->cls) == KMS_BASE_PERCPU ?
+	for (k = 0; k < kallmod.nr_sections; k++) {
+		const struct kallmod_section *s = &kallmod.sections[k];
+		unsigned long base = class_base(s->cls) == KALLMOD_BASE_PERCPU ?
 			(unsigned long)__per_cpu_start : (unsigned long)_text;
 
 		for (i = s->first; i < s->first + s->nr; i++) {
 			u32 last;
 
 			if (i == s->first) {
-				walk_block(&w, i / KMS_BLOCK);
+				walk_block(&w, i / KALLMOD_BLOCK);
 				while (w.r < i)
 					walk_next(&w);
 			} else {

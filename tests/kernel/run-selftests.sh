@@ -69,7 +69,7 @@ sed -nE 's/^\[[0-9:]+\] (\[[A-Z]+\] .*)/\1/p' kunit | LC_ALL=C sort > kunit.case
 {
 	cat
 	[ "${KMS_KERNEL:-6.12}" = 6.1 ] ||
-		printf '[PASSED] %s\n' kms_name_test kms_fixture_name_test
+		printf '[PASSED] %s\n' kallmod_name_test kallmod_fixture_name_test
 } <<'EOF' | LC_ALL=C sort > kunit.expected
 [PASSED] another version
 [PASSED] array outside the image
@@ -79,9 +79,9 @@ sed -nE 's/^\[[0-9:]+\] (\[[A-Z]+\] .*)/\1/p' kunit | LC_ALL=C sort > kunit.case
 [PASSED] empty module list
 [PASSED] frame byte changed
 [PASSED] image size not the frame's
-[PASSED] kms_lookup_test
-[PASSED] kms_kept_test
-[PASSED] kms_type_test
+[PASSED] kallmod_lookup_test
+[PASSED] kallmod_kept_test
+[PASSED] kallmod_type_test
 [PASSED] no damage
 [PASSED] not zstd
 [PASSED] object name past the strings

@@ -44,9 +44,9 @@ static inline void kshim_reset(void)
 {
 	if (img.image)
 		abort();	/* boot's decode leaked */
-	vfree(kms.area);
-	memset(&kms, 0, sizeof(kms));
-	kms_ready = false;
+	vfree(kallmod.area);
+	memset(&kallmod, 0, sizeof(kallmod));
+	kallmod_ready = false;
 	kshim_last_log[0] = '\0';
 }
 

@@ -143,7 +143,7 @@ FUZZ_CFLAGS := -std=gnu11 -g -O1 -Isidecar/include -D_GNU_SOURCE
 FUZZ_LIBS := $(FUZZ_O)/libkms-inputs.a $(FUZZ_O)/libkms.a
 # The kernel's note parser, extracted from the patch series.
 FUZZ_KERNEL := $(FUZZ_O)/kernel
-FUZZ_PATCHES := $(wildcard kernel-patches/6.12/0004-*.patch)
+FUZZ_PATCHES := $(wildcard kernel-patches/6.12/000[5-6]-*.patch)
 
 fuzz-lib:
 	$(MAKE) O=$(FUZZ_O) CC=$(FUZZ_CC) CFLAGS='-O1 -g' \
@@ -267,9 +267,9 @@ $(O)/kms-kernel-judge: tests/conformance/kernel-judge.c \
 		-Isidecar/include -Itests/fuzz/kshim -I$(O)/kernel/include \
 		-I$(O)/kernel/kernel -o $@ $< $(LIB) $(LDLIBS)
 
-PERF_PATCHES := $(wildcard kernel-patches/6.12/0013-*.patch)
+PERF_PATCHES := $(wildcard kernel-patches/6.12/0015-*.patch)
 $(O)/perf/tools/perf/util/kallmodsyms.c: $(PERF_PATCHES) tests/fuzz/extract-kernel.sh
-	tests/fuzz/extract-kernel.sh kernel-patches/6.12 $(O)/perf 0013 \
+	tests/fuzz/extract-kernel.sh kernel-patches/6.12 $(O)/perf 0015 \
 		tools/perf/util/kallmodsyms.c tools/perf/util/kallmodsyms.h
 
 $(O)/kms-perf-judge: tests/conformance/perf-judge.c \

@@ -9,9 +9,9 @@
 # - FORMAT.md 7's table (and so its verbatim copy in each series'
 #   Documentation/kbuild/kallmodsyms-format.rst): its words, in order;
 # - the kernel parser's copy, KALLMODSYMS_REASONS in each series'
-#   include/linux/kallmodsyms.h (6.12's patch 0004, 6.1's 0002): every
+#   include/linux/kallmodsyms.h (6.12's patch 0005, 6.1's 0003): every
 #   entry alike;
-# - perf's decoder (6.12's patch 0013, tools/perf/util/kallmodsyms.c):
+# - perf's decoder (6.12's patch 0015, tools/perf/util/kallmodsyms.c):
 #   reason_names[] after KMS_OK, KMS_NAME and its word, in order (the
 #   entries after them are perf's own, no class of the format).
 #
@@ -68,7 +68,7 @@ for v in 6.12 6.1; do
 done
 
 cut -d' ' -f1,2 "$scratch/list" > "$scratch/want"
-tests/fuzz/extract-kernel.sh kernel-patches/6.12 "$scratch/perf" 0013 \
+tests/fuzz/extract-kernel.sh kernel-patches/6.12 "$scratch/perf" 0015 \
 	tools/perf/util/kallmodsyms.c
 sed -n '/^static const char \* const reason_names/,/^};/s/^[[:space:]]*\[KMS_\([A-Z_]*\)\][[:space:]]*= "\([^"]*\)",$/\1 \2/p' \
 	"$scratch/perf/tools/perf/util/kallmodsyms.c" | sed '1{/^OK /d}' |

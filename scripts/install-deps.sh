@@ -10,7 +10,7 @@ packages=(
 	# the tools
 	gcc make libc6-dev libelf-dev libdw-dev libzstd-dev
 	# lint (scripts/check)
-	shellcheck python3-pyflakes
+	shellcheck python3-pyflakes python3-docutils
 	# the tests
 	binutils elfutils zstd gawk valgrind python3
 	# the Debian package (debian/, tests/kernel/run-package.sh)

@@ -4,8 +4,8 @@
 # The kernel parser is in two series, kernel-patches/6.12 and
 # kernel-patches/6.1, and nothing but this keeps the two copies in step,
 # as the kernel's tools/objtool/sync-check.sh keeps objtool's copies of
-# kernel headers.  The files both series create, as the reader patch and
-# the two after it leave them (6.12's 0004-0006, 6.1's 0002-0004: what
+# kernel headers.  The files both series create, as the reader patches and
+# the two after them leave them (6.12's 0005-0008, 6.1's 0003-0006: what
 # both series have; 6.12's later patches extend them),
 # are extracted from each series (tests/fuzz/extract-kernel.sh) and
 # compared, allowing only the differences listed below, each with its
@@ -20,7 +20,7 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 files=(kernel/kallmodsyms.c kernel/kallmodsyms_test.c
        include/linux/kallmodsyms.h)
-declare -A range=([6.12]='000[4-6]' [6.1]='000[2-4]')
+declare -A range=([6.12]='000[5-8]' [6.1]='000[3-6]')
 for v in 6.12 6.1; do
 	tests/fuzz/extract-kernel.sh "kernel-patches/$v" "$scratch/$v" \
 		"${range[$v]}" "${files[@]}"
@@ -38,7 +38,7 @@ status=0
 for f in "${files[@]}"; do
 	a=$scratch/6.12/$f b=$scratch/6.1/$f
 	if [ ! -f "$a" ] || [ ! -f "$b" ]; then
-		echo "sync-check: $f: not created by 6.12's 0004-0006 and 6.1's 0002-0004"
+		echo "sync-check: $f: not created by 6.12's 0005-0008 and 6.1's 0003-0006"
 		status=1
 		continue
 	fi

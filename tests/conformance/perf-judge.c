@@ -2,7 +2,7 @@
 /*
  * perf's verdict on conformance corpus files (FORMAT.md 7): the note
  * decoder of the series' perf patch (tools/perf/util/kallmodsyms.c as
- * 0013 creates it, extracted by tests/fuzz/extract-kernel.sh), compiled
+ * 0015 creates it, extracted by tests/fuzz/extract-kernel.sh), compiled
  * with HAVE_ZSTD_SUPPORT against tests/conformance/perfshim for the two
  * perf headers it includes.  Each FILE is read as perf reads a sidecar
  * beside vmlinux (note records, little-endian); the reason of a refusal

@@ -243,7 +243,7 @@ EXPECT
 
 	# Not a line at boot (the parser's summary is a debug line, a refusal
 	# an error line), and nothing alarming; the tables were kept, since
-	# the file is there.  The KUnit suites (6.12's patch 0006), which run later
+	# the file is there.  The KUnit suites (6.12's patch 0008), which run later
 	# and give the parser damaged notes on purpose, are
 	# run-selftests.sh's to judge.
 	sed '/KTAP version 1/,$d' "$out/dmesg" > "$out/boot-dmesg"
@@ -426,7 +426,7 @@ GUEST
 
 # check_damaged OUTDIR MESSAGE: a kernel booted with a damaged note said
 # "kallmodsyms: disabled: MESSAGE" once, nothing alarming, and has no
-# /proc/kallmodsyms; its kprobe events (the 6.12 series, 0010) refuse
+# /proc/kallmodsyms; its kprobe events (the 6.12 series, 0012) refuse
 # "vmlinux:SYM", which without the tables would wait for a module of that
 # name.
 check_damaged() {

@@ -30,7 +30,7 @@
 #    gives its function, the other lines pass through unchanged, and its
 #    --collapse output has the three instances as three frames of their
 #    own; where it does not, that is said, and not counted as passed;
-#  - native perf (the series' 0013), where the tree has it: run in the
+#  - native perf (the series' 0015), where the tree has it: run in the
 #    guest with vmlinux (its debug info stripped) on the same profile,
 #    `perf report --sort kmod,sym` has each probe's event as one row, its
 #    instance told apart by {object} as /proc/kallmodsyms tells it, and
@@ -96,7 +96,7 @@ cat script.txt
 echo "@@@ kallmodsyms"
 cat /proc/kallmodsyms
 EOF
-# Native perf (0013): its shell test and vmlinux, for perf report and
+# Native perf (0015): its shell test and vmlinux, for perf report and
 # perf script -F +kmod in the guest.
 native=
 shelltest=$kbuild/../src/tools/perf/tests/shell/kallmodsyms.sh
@@ -235,7 +235,7 @@ one	kms_sample_show	[kms_sample_c] {one/util.o}
 two	kms_sample_show	[kms_sample_c] {two/util.o}
 EOF
 
-# Native perf (0013), where the tree has it: perf report --sort
+# Native perf (0015), where the tree has it: perf report --sort
 # kmod,sym.  Each row as "EVENT<TAB>KMOD<TAB>SYMBOL", the probes' events
 # by their names.
 native_rows() {
@@ -301,7 +301,7 @@ EOF
 	testrun_compare probe_rows < listed-probes
 	testrun_empty unlisted_rows
 else
-	echo "NOT RUN: native perf (no tools/perf/tests/shell/kallmodsyms.sh in $kbuild/../src: no 0013)"
+	echo "NOT RUN: native perf (no tools/perf/tests/shell/kallmodsyms.sh in $kbuild/../src: no 0015)"
 fi
 
 # Where native perf takes the tables from, on the host: the rows of

@@ -3,14 +3,14 @@
 # kms-test: modes=plain kernels=6.12,6.1 toolchains=gcc,llvm,thinlto,arm64 configs=small
 #
 # The series' own tests, as the kernel runs them: the KUnit suites of patch
-# 0006 (6.1: 0004; built into the small kernel, run at boot, read with the
-# tree's tools/testing/kunit/kunit.py parse), the kselftest of patch 0007
-# (6.1: 0005)
+# 0008 (6.1: 0006; built into the small kernel, run at boot, read with the
+# tree's tools/testing/kunit/kunit.py parse), the kselftest of patch 0009
+# (6.1: 0007)
 # (tools/testing/selftests/kallmodsyms/kallmodsyms.sh of the tree, run in
 # the guest) and, where the series has the tracing patches (6.12), the
-# tree's ftracetest on its probe event cases: 0012's
+# tree's ftracetest on its probe event cases: 0014's
 # kprobe_builtin_module.tc and fprobe_builtin_module.tc, which must pass,
-# and the cases whose parse 0010 (kprobes) and 0011 (fprobes) touch, which
+# and the cases whose parse 0012 (kprobes) and 0013 (fprobes) touch, which
 # must not fail.  One boot serves all.
 # shellcheck source=SCRIPTDIR/../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -65,7 +65,7 @@ python3 "$src/tools/testing/kunit/kunit.py" parse "$PWD/out/dmesg" > kunit ||
 	fail "kunit.py parse: not every test passed"
 # (Suites run in another order on 6.1: compare the cases sorted.)
 sed -nE 's/^\[[0-9:]+\] (\[[A-Z]+\] .*)/\1/p' kunit | LC_ALL=C sort > kunit.cases
-# The name lookups (patch 0008, and the fixture's case) are 6.12's.
+# The name lookups (patch 0010, and the fixture's case) are 6.12's.
 {
 	cat
 	[ "${KMS_KERNEL:-6.12}" = 6.1 ] ||

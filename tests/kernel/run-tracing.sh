@@ -3,7 +3,7 @@
 # kms-test: modes=plain kernels=6.12 toolchains=gcc,arm64 configs=small
 #
 # The kernel's tracers name built-in modules themselves (series patches
-# 0001-0002 and 0008-0011), with no host tool: in the small 6.12 kernel booted in QEMU,
+# 0001-0002 and 0010-0013), with no host tool: in the small 6.12 kernel booted in QEMU,
 #  - kprobe events "MOD:SYM", "M1:M2:SYM", "vmlinux:SYM" and "SYM{OBJ}" put
 #    one probe on each of the fixture's eight kms_sample_show()s, from the
 #    kernel command line (kprobe_event=, so that the calls at boot are

@@ -135,7 +135,7 @@ trace dup 'kprobe:init_once { @ = count(); exit(); }'
 echo "@@@ dup.error_log"
 cat /sys/kernel/tracing/error_log
 # The kernel's own kprobe events, which share the resolution of
-# perf_event_open()'s kprobe PMU with them (the series' 0010).
+# perf_event_open()'s kprobe PMU with them (the series' 0012).
 echo > /sys/kernel/tracing/error_log
 echo "@@@ events"
 for p in ext4:ext4_readdir vmlinux:ext4_readdir 'fat:init_once{cache.o}'; do
@@ -191,7 +191,7 @@ EXPECT
 
 # Attaching: MOD:FUNC is refused by the parser, whether MOD is ext4 or
 # vmlinux, and nothing is attached; the kernel's own kprobe events take
-# "ext4:ext4_readdir" and "fat:init_once{cache.o}" (the series' 0010,
+# "ext4:ext4_readdir" and "fat:init_once{cache.o}" (the series' 0012,
 # which perf_event_open()'s kprobe PMU shares), and refuse
 # "vmlinux:ext4_readdir", since ext4_readdir is ext4's.
 for s in ext4 vmlinux; do

@@ -18,6 +18,7 @@
 
 #include <kms/annotate.h>
 #include <kms/blob.h>
+#include <kms/note.h>
 #include <kms/error.h>
 #include <kms/format.h>
 #include <kms/tables.h>

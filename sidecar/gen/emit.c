@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <kms/blob.h>
+#include <kms/note.h>
 #include <kms/elf_file.h>
 #include <kms/format.h>
 #include <kms/util.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ELF note records (FORMAT.md 1.1, kms/blob.h): a blob wrapped in one, and
+ * ELF note records (FORMAT.md 1.1, kms/note.h): a blob wrapped in one, and
  * the kallmodsyms note found among a section's records.  The search reads
  * nothing past the bytes it is given.
  */
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <kms/blob.h>
+#include <kms/note.h>
 #include <kms/format.h>
 #include <kms/util.h>
 

@@ -14,6 +14,7 @@
 #include <zstd.h>
 
 #include <kms/blob.h>
+#include <kms/note.h>
 #include <kms/format.h>
 #include <kms/util.h>
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include <kms/blob.h>
+#include <kms/note.h>
 #include <kms/format.h>
 #include <kms/tables.h>
 

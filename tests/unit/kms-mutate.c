@@ -34,6 +34,7 @@
 #include <zstd.h>
 
 #include <kms/blob.h>
+#include <kms/note.h>
 #include <kms/format.h>
 #include <kms/util.h>
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <kms/blob.h>
+#include <kms/note.h>
 #include <kms/format.h>
 #include <kms/source.h>
 #include <kms/util.h>

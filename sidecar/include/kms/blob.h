@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Encode and decode the kallmodsyms blob (FORMAT.md, sections 2 and 3),
- * and carry it in an ELF note record (FORMAT.md 1.1): blob.c decodes,
- * blob_encode.c encodes, blob_stored.c converts an image to and from its
- * stored form, note.c wraps and finds note records.
+ * Encode and decode the kallmodsyms blob (FORMAT.md, sections 2 and 3):
+ * blob.c decodes, blob_encode.c encodes, blob_stored.c converts an image
+ * to and from its stored form.  The ELF note record that carries a blob
+ * is kms/note.h's.
  *
  * Contract: the decoder validates every field before use and never reads
  * outside the bytes it was given; the tables it hands out (kms/tables.h)
@@ -75,23 +75,5 @@ struct kms_encode_input {
  */
 struct kms_error *kms_blob_encode(const struct kms_encode_input *in,
 				  void **ret_blob, size_t *ret_size);
-
-/*
- * Wrap a blob in an ELF note record (FORMAT.md 1.1); *ret is malloc()ed.
- * @desc_size: the descriptor's size, the blob then zero padding (FORMAT.md
- * 2), at least @size; 0 for no padding.
- */
-struct kms_error *kms_note_wrap(const void *blob, size_t size,
-				size_t desc_size, void **ret,
-				size_t *ret_size);
-
-/*
- * Find the kallmodsyms note among the note records in @buf and return its
- * descriptor.  Returns an error only for malformed records; *ret_desc is
- * NULL when the records are well formed but none is ours.
- */
-struct kms_error *kms_note_find(const void *buf, size_t size,
-				const char *origin, const void **ret_desc,
-				size_t *ret_desc_size);
 
 #endif /* KMS_BLOB_H */

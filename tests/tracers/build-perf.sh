@@ -7,8 +7,10 @@
 # (KERNEL_TARBALL, default /usr/src/linux-source-6.12.tar.xz, Debian's
 # linux-source-6.12) with the PATCHes (git format-patch files, applied
 # with patch -p1) once: the tree and its build are kept in
-# $cache/perf/KEY, KEY a hash of the tarball's name and the patches, and
-# a later call with the same key only prints the directory.  Prints that
+# $cache/perf/KEY, KEY a hash of the tarball's name and the patches' diffs
+# (not their messages), and a later call with the same key only prints
+# the directory.  (tests/kernel/build-perf.sh builds the tools/perf of a
+# cached kernel's tree instead, with the kernel series and no other.)  Prints that
 # directory, which holds src/ and build/perf.  The optional libraries are
 # off, as kernel-patches/check-each.sh builds perf, and so is eventfd
 # (feature-eventfd=0): perf record's wake-up needs it, and the small test
@@ -21,8 +23,13 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=SCRIPTDIR/../kernel/env.sh
 . "$top/tests/kernel/env.sh"
 tarball=${KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
-key=$( { echo "$tarball feature-eventfd=0"; [ $# = 0 ] || cat "$@"; } | sha256sum | cut -c1-12)
+key=$( { echo "$tarball feature-eventfd=0"; [ $# = 0 ] || sed -s '1,/^---$/d' "$@"; } |
+	sha256sum | cut -c1-12)
 dir=$kms_cache/perf/$key
+# One build per key at a time; a second caller waits, then finds it built.
+mkdir -p "$kms_cache/perf"
+exec 9> "$dir.lock"
+flock 9
 if [ -x "$dir/build/perf" ] && [ -e "$dir/done" ]; then
 	echo "$dir"
 	exit 0

@@ -14,7 +14,7 @@ cd "$(dirname "$0")" || exit 1
 benches=("$@")
 [ ${#benches[@]} -gt 0 ] ||
 	benches=(table-size image-size gen-speed lookup-vs-addr2line runtime \
-		 native-parse tracing gdb-listing vmcore scale relink perf-script \
+		 native-parse tracing gdb-listing vmcore scale relink perf-script perf-sort \
 		 dwarf-distro)
 
 status=0

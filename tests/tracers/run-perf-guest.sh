@@ -1,0 +1,122 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# kms-test: modes=plain kernels=6.12 toolchains=gcc configs=small-bpf suite=full (perf with tracers/perf, in a QEMU guest)
+#
+# perf with this project's perf series (tracers/perf: it reads
+# /proc/kallmodsyms beside /proc/kallsyms and adds the sort key
+# builtin_mod) in a QEMU guest whose kernel (small-bpf.config) has the
+# kernel series' /proc/kallmodsyms.  In the guest: 'perf record -a'
+# while files are written to and removed from an ext4 image on a loop
+# device, 'perf report --sort builtin_mod,sym' and '--sort builtin_mod',
+# and the series' own shell test (tests/shell/builtin_mod.sh: the same
+# against the guest's /proc/kallmodsyms, then a truncated, an empty file,
+# a 4000-byte line, a 130-byte name and ten modules on a line).  Every
+# kernel row of a function /proc/kallmodsyms lists once must show its
+# module list (ext4's functions [ext4], and at least one of them in the
+# profile), the build-id cache must hold a copy of /proc/kallmodsyms
+# beside kallsyms, and perf on this host, given the profile and that
+# cache only (another machine, another kernel), must show the same rows.
+# The guest has busybox, perf with the shared libraries ldd names, the
+# shell test and the ext4 image.
+# shellcheck source=SCRIPTDIR/../lib.sh
+. "$(dirname "$0")/../lib.sh"
+# shellcheck source=SCRIPTDIR/../kernel/kernels.sh
+. "$tests_dir/kernel/kernels.sh"
+# shellcheck source=SCRIPTDIR/../kernel/qemu.sh
+. "$tests_dir/kernel/qemu.sh"
+
+[ -r "${KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}" ] ||
+	{ echo "no linux-source-6.12 tarball (Debian: linux-source-6.12)"; exit 77; }
+command -v mke2fs > /dev/null || { echo "mke2fs (e2fsprogs) is not installed"; exit 77; }
+need_kernel small-bpf
+need_config PERF_EVENTS KALLMODSYMS EXT4_FS BLK_DEV_LOOP
+mapfile -t series < <(sed "s|^|$top/tracers/perf/|" "$top/tracers/perf/series")
+perfdir=$("$tests_dir/tracers/build-perf.sh" "${series[@]}") || { fail "perf build"; exit 1; }
+cd "$tmp" || exit 1
+
+mkdir -p root/bin root/root
+cp "$perfdir/build/perf" "$perfdir/src/tools/perf/tests/shell/builtin_mod.sh" root/bin/
+ldd "$perfdir/build/perf" | sed -n 's|.*=> \(/[^ ]*\) .*|\1|p; s|^\t\(/[^ ]*\) .*|\1|p' |
+	while read -r lib; do mkdir -p "root$(dirname "$lib")" && cp -L "$lib" "root$lib"; done
+[ -e root/lib64/ld-linux-x86-64.so.2 ] || fail "ldd named no dynamic loader"
+mkdir -p img/dir && echo hello > img/dir/file
+mke2fs -q -t ext4 -d img root/ext4.img 8M || { fail "mke2fs"; exit 1; }
+
+# The profile's and the cache's files go out as base64 of a gzipped tar.
+cat > guest.sh <<'GUEST'
+export HOME=/root
+mkdir -p /mnt
+mount -t ext4 -o loop /ext4.img /mnt
+echo "@@@ kallmodsyms"
+cat /proc/kallmodsyms
+# shellcheck disable=SC2016 # the workload's shell expands them
+perf record -q -a -e cpu-clock -F 1000 -o /tmp/perf.data -- sh -c '
+	for r in 1 2 3; do
+		i=0
+		while [ $i -lt 200 ]; do echo $i > /mnt/f$i; i=$((i + 1)); done
+		sync; ls -l /mnt > /dev/null; rm /mnt/f*; sync
+	done' > /tmp/record.err 2>&1
+echo "@@@ record.status"
+echo "exit $?"
+cat /tmp/record.err
+# Into a file: on the console perf would colour the percentages.
+for s in builtin_mod,sym builtin_mod; do
+	perf report -i /tmp/perf.data --stdio -g none --no-children --sort $s \
+		> /tmp/out 2> /tmp/err
+	status=$?
+	echo "@@@ report-$s"
+	cat /tmp/out
+	echo "@@@ report-$s.status"
+	echo "exit $status"
+	cat /tmp/err
+done
+echo "@@@ cache"
+for d in /root/.debug/\[kernel.kallsyms\]/*/; do
+	ls "$d"
+	cmp "$d/kallmodsyms" /proc/kallmodsyms && echo "kallmodsyms: same"
+done
+echo "@@@ shell-test"
+sh /bin/builtin_mod.sh 2>&1
+echo "@@@ shell-test.status"
+echo "exit $?"
+echo "@@@ files"
+tar -czf - /tmp/perf.data /root/.debug/\[kernel.kallsyms\] 2> /dev/null | base64
+GUEST
+make_initramfs initrd.gz guest.sh "$tmp/root=/"
+qemu_mem=1G boot "$(boot_image)" initrd.gz out || { fail "boot"; exit 1; }
+
+# rows FILE: the kernel rows of a "--sort builtin_mod,sym" report,
+# "SYMBOL<TAB>BUILTIN_MOD", sorted.
+rows() {
+	sed -n 's/^ *[0-9.]*% *\(.*[^ ]\) *\[k\] \([^ ]*\) *$/\2\t\1/p' "$1" | sort -u
+}
+for s in record report-builtin_mod,sym report-builtin_mod shell-test; do
+	grep -qx 'exit 0' "out/$s.status" || fail "$s: $(head -n 5 "out/$s.status")"
+done
+rows out/report-builtin_mod,sym > rows
+# Each name /proc/kallmodsyms lists once: its module list, else the
+# kernel's DSO name.
+gawk -F '\t' '{
+	split($1, f, " "); m = $2; sub(/ *\{[^}]*\}$/, "", m)
+	v[f[3]] = m == "" ? "[kernel.kallsyms]" : m; n[f[3]]++
+} END { for (s in v) if (n[s] == 1) print s "\t" v[s] }' out/kallmodsyms > listed
+gawk -F '\t' 'NR == FNR { v[$1] = $2; next } $1 in v { print $1 "\t" $2 "\t" v[$1] }' \
+	listed rows > checked
+gawk -F '\t' '$2 != $3 { print "row " $1 " shows " $2 ", listed " $3 }' checked > wrong
+[ ! -s wrong ] || fail "perf report --sort builtin_mod,sym: $(head -n 5 wrong)"
+ext4=$(gawk -F '\t' '$3 == "[ext4]"' checked | wc -l)
+[ "$ext4" -gt 0 ] || fail "no row of an ext4 function in the profile: $(head -n 5 rows)"
+grep -q '%  *\[ext4\] *$' out/report-builtin_mod || fail "perf report --sort builtin_mod: no [ext4] row"
+grep -qx 'kallmodsyms: same' out/cache ||
+	fail "the build-id cache has no copy of /proc/kallmodsyms: $(head -n 5 out/cache)"
+
+# Another machine: this host's kernel is not the guest's, so perf reads
+# the kernel's symbols, and the module lists, from the guest's cache.
+base64 -d out/files | tar -xzf - || fail "the guest's files"
+"$perfdir/build/perf" --buildid-dir "$PWD/root/.debug" report -i tmp/perf.data \
+	--stdio -g none --no-children --sort builtin_mod,sym > host-report 2> host-err ||
+	fail "perf report on the host: $(head -n 3 host-err)"
+rows host-report > host-rows
+diff -u rows host-rows > host-diff || fail "the host's rows differ from the guest's: $(head -n 20 host-diff)"
+echo "perf: $(wc -l < checked) kernel rows agree with /proc/kallmodsyms, $ext4 of ext4's functions; $(tail -n 1 out/shell-test)"
+finish

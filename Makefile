@@ -242,10 +242,8 @@ clean-py-constants:
 
 ## The conformance corpus (FORMAT.md 7, tests/conformance/): its
 ## generator, and the verdict drivers of the C library, of the kernel's
-## parser (extracted from the series, over tests/fuzz/kshim, with $(CC))
-## and of perf's decoder (extracted from the series' perf patch).
-CONF_PROGS := $(O)/kms-mkcorpus $(O)/kms-judge $(O)/kms-kernel-judge \
-	$(O)/kms-perf-judge
+## parser (extracted from the series, over tests/fuzz/kshim, with $(CC)).
+CONF_PROGS := $(O)/kms-mkcorpus $(O)/kms-judge $(O)/kms-kernel-judge
 
 tests: $(CONF_PROGS)
 
@@ -267,20 +265,8 @@ $(O)/kms-kernel-judge: tests/conformance/kernel-judge.c \
 		-Isidecar/include -Itests/fuzz/kshim -I$(O)/kernel/include \
 		-I$(O)/kernel/kernel -o $@ $< $(LIB) $(LDLIBS)
 
-PERF_PATCHES := $(wildcard kernel-patches/6.12/0015-*.patch)
-$(O)/perf/tools/perf/util/kallmodsyms.c: $(PERF_PATCHES) tests/fuzz/extract-kernel.sh
-	tests/fuzz/extract-kernel.sh kernel-patches/6.12 $(O)/perf 0015 \
-		tools/perf/util/kallmodsyms.c tools/perf/util/kallmodsyms.h
-
-$(O)/kms-perf-judge: tests/conformance/perf-judge.c \
-		$(O)/perf/tools/perf/util/kallmodsyms.c $(LIB) \
-		$(wildcard tests/conformance/perfshim/linux/*.h)
-	$(CC) -std=gnu11 $(CFLAGS) $(SAN_FLAGS) -D_GNU_SOURCE -MMD -MP \
-		-Isidecar/include -Itests/conformance/perfshim \
-		-I$(O)/perf/tools/perf -o $@ $< $(LIB) $(LDLIBS)
-
 -include $(MKCORPUS_OBJS:.o=.d) $(O)/tests/conformance/judge.d \
-	 $(O)/kms-kernel-judge.d $(O)/kms-perf-judge.d
+	 $(O)/kms-kernel-judge.d
 
 ## The crash extension (crash-extension/): a shared object crash loads
 ## ("extend kallmodsyms.so"), with the format library built

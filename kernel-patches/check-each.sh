@@ -7,7 +7,7 @@
 # tracer) after each, and the C files each patch touches again with W=1.
 # A patch that touches tools/perf/ also gets perf built after it (out of
 # tree, -Werror as perf builds by default, the optional libraries off but
-# libelf and libzstd, which the series' perf patch uses), with the same
+# libelf and libzstd), with the same
 # ccache.
 # Slow (a full build, then one incremental build per patch): run it by
 # hand before changing the series, not in CI.  The default scratch

@@ -6,14 +6,12 @@
 # order).  The C library and the Python decoder are made from it; what
 # cannot be made from it is held to it here:
 #
-# - FORMAT.md 7's table (and so its verbatim copy in each series'
-#   Documentation/kbuild/kallmodsyms-format.rst): its words, in order;
+# - FORMAT.md 7's table (and so its copy in each series'
+#   Documentation/kbuild/kallmodsyms-format.rst, scripts/format-rst.py's):
+#   its words, in order;
 # - the kernel parser's copy, KALLMODSYMS_REASONS in each series'
 #   include/linux/kallmodsyms.h (6.12's patch 0005, 6.1's 0003): every
-#   entry alike;
-# - perf's decoder (6.12's patch 0015, tools/perf/util/kallmodsyms.c):
-#   reason_names[] after KMS_OK, KMS_NAME and its word, in order (the
-#   entries after them are perf's own, no class of the format).
+#   entry alike.
 #
 # A copy that differs fails with one line naming it and its first entry
 # that differs.
@@ -67,15 +65,6 @@ for v in 6.12 6.1; do
 	same "kernel-patches/$v: include/linux/kallmodsyms.h" "$scratch/kernel-$v"
 done
 
-cut -d' ' -f1,2 "$scratch/list" > "$scratch/want"
-tests/fuzz/extract-kernel.sh kernel-patches/6.12 "$scratch/perf" 0015 \
-	tools/perf/util/kallmodsyms.c
-sed -n '/^static const char \* const reason_names/,/^};/s/^[[:space:]]*\[KMS_\([A-Z_]*\)\][[:space:]]*= "\([^"]*\)",$/\1 \2/p' \
-	"$scratch/perf/tools/perf/util/kallmodsyms.c" | sed '1{/^OK /d}' |
-	head -n "$(wc -l < "$scratch/want")" > "$scratch/perf-names"
-same "kernel-patches/6.12: tools/perf/util/kallmodsyms.c's reason_names" \
-	"$scratch/perf-names"
-
 [ $status -ne 0 ] ||
-	echo "check-reasons: FORMAT.md 7, the kernel's copies and perf's agree with kms/reasons.h ($(wc -l < "$scratch/list") reasons)"
+	echo "check-reasons: FORMAT.md 7 and the kernel's copies agree with kms/reasons.h ($(wc -l < "$scratch/list") reasons)"
 exit $status

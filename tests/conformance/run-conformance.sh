@@ -8,9 +8,8 @@
 # and annotation lines (FORMAT.md 4's rule at the probes of section 7) or
 # refuse for the same reason class.  The readers: the C library
 # (kms-judge, as `kallmodsyms -t` loads a file), the kernel's parser from
-# the patch series over tests/fuzz/kshim (kms-kernel-judge), perf's
-# decoder from the series' perf patch (kms-perf-judge, as perf reads a
-# sidecar beside vmlinux), and the gdb helpers' blob.py (judge.py)
+# the patch series over tests/fuzz/kshim (kms-kernel-judge), and the gdb
+# helpers' blob.py (judge.py)
 # through each of its two ways to decompress, the Python zstandard module
 # and the zstd program.  First, the corpus
 # must be what kms-mkcorpus writes, byte for byte.
@@ -22,7 +21,7 @@
 
 conf=$tests_dir/conformance
 python=${KMS_PYTHON:-/usr/bin/python3}
-for prog in kms-mkcorpus kms-judge kms-kernel-judge kms-perf-judge; do
+for prog in kms-mkcorpus kms-judge kms-kernel-judge; do
 	if [ ! -x "$KMS_BUILD/$prog" ]; then
 		echo "$KMS_BUILD/$prog is not built (make tests)"
 		exit 77
@@ -94,8 +93,6 @@ judge() {
 judge c $KMS_WRAP "$KMS_BUILD/kms-judge"
 # shellcheck disable=SC2086
 judge kernel $KMS_WRAP "$KMS_BUILD/kms-kernel-judge"
-# shellcheck disable=SC2086
-judge perf $KMS_WRAP "$KMS_BUILD/kms-perf-judge"
 if "$python" -c 'import zstandard' 2> /dev/null; then
 	judge python-zstandard "$python" "$conf/judge.py" "$top/python" \
 		zstandard

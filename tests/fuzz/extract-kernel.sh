@@ -7,11 +7,9 @@
 # following patch that touches them, up to the first that does not (the
 # check at boot and the kept tables: 6.12's 0005-0006, 6.1's 0003-0004),
 # applied to an empty tree.  Given a patch number and files,
-# those files' hunks from that patch instead (perf's decoder,
-# tools/perf/util/kallmodsyms.[ch] from 6.12's 0015, for
-# tests/conformance/perf-judge.c); NUMBER may be a glob ('000[4-6]'):
-# the hunks of each patch it matches, in order, the first creating the
-# files (scripts/sync-check.sh).
+# those files' hunks from that patch instead; NUMBER may be a glob
+# ('000[5-8]'): the hunks of each patch it matches, in order, the first
+# creating the files (scripts/sync-check.sh).
 #
 # usage: extract-kernel.sh PATCHDIR OUTDIR [NUMBER FILE...]
 

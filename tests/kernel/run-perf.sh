@@ -30,20 +30,9 @@
 #    gives its function, the other lines pass through unchanged, and its
 #    --collapse output has the three instances as three frames of their
 #    own; where it does not, that is said, and not counted as passed;
-#  - native perf (the series' 0015), where the tree has it: run in the
-#    guest with vmlinux (its debug info stripped) on the same profile,
-#    `perf report --sort kmod,sym` has each probe's event as one row, its
-#    instance told apart by {object} as /proc/kallmodsyms tells it, and
-#    every row of every event is a (function, annotation) pair of the
-#    listing; `perf script -F +kmod` prints exactly what `kallmodsyms
-#    perf` makes of the same script without it; and perf's own shell
-#    test (tools/perf/tests/shell/kallmodsyms.sh, POSIX sh: the guest has
-#    busybox, no bash) passes in the guest, perf finding vmlinux where it
-#    looks for one (/lib/modules/RELEASE/build/vmlinux).  On the host, the
-#    same perf on the guest's perf.data: a vmlinux without the note reads
-#    a sidecar VMLINUX.kms beside it (the same report); a damaged sidecar
-#    is refused in one warning naming it and the rule, the column then
-#    "[unknown]"; beside a vmlinux with the note, the note wins.
+#  - native perf, patched by tracers/perf (its own series for
+#    perf-tools-next, the builtin_mod sort key), has a guest test of its
+#    own: tests/tracers/run-perf-guest.sh.
 # suite=full: building perf costs more than CI's budget allows a test
 # (about 3.5 min of CPU fresh, 14 min on a loaded two-core host; cached
 # afterwards, the test takes about a minute).
@@ -96,35 +85,7 @@ cat script.txt
 echo "@@@ kallmodsyms"
 cat /proc/kallmodsyms
 EOF
-# Native perf (0015): its shell test and vmlinux, for perf report and
-# perf script -F +kmod in the guest.
-native=
-shelltest=$kbuild/../src/tools/perf/tests/shell/kallmodsyms.sh
-if [ -f "$shelltest" ]; then
-	native=1
-	objcopy --strip-debug "$kbuild/vmlinux" vmlinux
-	cp "$shelltest" kallmodsyms.sh
-	cat >> guest.sh <<'EOF'
-echo "@@@ native-report"
-# (through cat: on the console's tty perf would colour the percentages)
-perf report -i perf.data --vmlinux /bin/vmlinux --stdio --no-children \
-	-g none --sort kmod,sym 2> report.err | cat
-echo "@@@ native-report-err"
-cat report.err
-echo "@@@ native-plain"
-perf script -i perf.data --vmlinux /bin/vmlinux -F +ip,+sym,+symoff,+dso
-echo "@@@ native-kmod"
-perf script -i perf.data --vmlinux /bin/vmlinux -F +ip,+sym,+symoff,+dso,+kmod
-echo "@@@ native-data"
-base64 perf.data
-echo "@@@ native-shelltest"
-mkdir -p "/lib/modules/$(uname -r)/build"
-ln -s /bin/vmlinux "/lib/modules/$(uname -r)/build/vmlinux"
-sh /bin/kallmodsyms.sh 2>&1
-echo "exit $?"
-EOF
-fi
-make_initramfs initrd.gz guest.sh "$perf" perf-load ${native:+vmlinux kallmodsyms.sh}
+make_initramfs initrd.gz guest.sh "$perf" perf-load
 boot "$(boot_image)" initrd.gz out || { fail "boot"; exit 1; }
 [ -e out/record-error ] && fail "perf record: $(cat out/record-error)"
 [ -e out/script-error ] && fail "perf script: $(cat out/script-error)"
@@ -235,109 +196,6 @@ one	kms_sample_show	[kms_sample_c] {one/util.o}
 two	kms_sample_show	[kms_sample_c] {two/util.o}
 EOF
 
-# Native perf (0015), where the tree has it: perf report --sort
-# kmod,sym.  Each row as "EVENT<TAB>KMOD<TAB>SYMBOL", the probes' events
-# by their names.
-native_rows() {
-	gawk -v OFS='\t' '
-	FILENAME == "out/events" {
-		split($0, f, " ")
-		name[f[1]] = f[2]
-		next
-	}
-	/^# Samples: / {
-		ev = $0
-		sub(/.* of event \047/, "", ev)
-		sub(/\047$/, "", ev)
-		if (ev in name)
-			ev = name[ev]
-		next
-	}
-	match($0, /^ *[0-9.]+% +(.*[^ ]) +\[k\] ([^ ]+) *$/, m) {
-		print ev, m[1], m[2]
-	}' out/events out/native-report
-}
-# The probes' rows, "EVENT<TAB>SYMBOL<TAB>KMOD".
-probe_rows() {
-	native_rows | gawk -F '\t' '$1 ~ /^(main|one|two)$/ { print $1 "\t" $3 "\t" $2 }' |
-		LC_ALL=C sort
-}
-# The same, from the listing: kms_sample_c's instances of kms_sample_show,
-# each probe named by its object (c_main.o: main, one/util.o: one, ...).
-listed_probes() {
-	gawk -F '\t' '$1 ~ / kms_sample_show$/ && $2 ~ /^\[kms_sample_c\] \{/ {
-		p = $2
-		sub(/^.*\{/, "", p)
-		sub(/(\/util)?\.o\}$/, "", p)
-		sub(/^c_/, "", p)
-		print p "\tkms_sample_show\t" $2
-	}' out/kallmodsyms | LC_ALL=C sort
-}
-# The listing's (function, annotation) pairs; "[kernel.kallsyms]" for
-# functions without an annotation, as the kmod column names them.
-listed_pairs() {
-	gawk -F '\t' '{
-		split($1, f, " ")
-		print f[3] "\t" ($2 == "" ? "[kernel.kallsyms]" : $2)
-	}' functions | LC_ALL=C sort -u
-}
-# Rows whose (function, annotation) the listing does not have; rows of
-# code outside vmlinux (perf names it 0xffff...) have no pair.
-unlisted_rows() {
-	listed_pairs > pairs
-	native_rows | gawk -F '\t' '$3 !~ /^0x/ { print $3 "\t" $2 }' |
-		LC_ALL=C sort -u | LC_ALL=C comm -23 - pairs
-}
-if [ -n "$native" ]; then
-	[ -s out/native-report-err ] &&
-		fail "perf report --sort kmod,sym: $(head -n 3 out/native-report-err)"
-	echo "native perf: $(native_rows | wc -l) report rows"
-	testrun_compare probe_rows <<'EOF'
-main	kms_sample_show	[kms_sample_c] {c_main.o}
-one	kms_sample_show	[kms_sample_c] {one/util.o}
-two	kms_sample_show	[kms_sample_c] {two/util.o}
-EOF
-	listed_probes > listed-probes
-	testrun_compare probe_rows < listed-probes
-	testrun_empty unlisted_rows
-else
-	echo "NOT RUN: native perf (no tools/perf/tests/shell/kallmodsyms.sh in $kbuild/../src: no 0015)"
-fi
-
-# Where native perf takes the tables from, on the host: the rows of
-# perf report --sort kmod,sym for VMLINUX, then its warnings.
-kmod_report() {
-	"$perf" report -i perf.data --vmlinux "$1" --stdio --no-children -g none \
-		--sort kmod,sym 2> report.err | grep -v -e '^#' -e '^$'
-	cat report.err
-}
-if [ -n "$native" ]; then
-	base64 -d out/native-data > perf.data || fail "perf.data from the guest"
-	kmod_report "$PWD/vmlinux" > note.rows
-	grep -q 'kms_sample_c.*kms_sample_show' note.rows ||
-		fail "perf report on the host: no kms_sample_show row"
-	objcopy --remove-section .note.kallmodsyms vmlinux bare
-	objcopy -O binary --only-section=.note.kallmodsyms vmlinux bare.kms
-	kmod_report "$PWD/bare" > sidecar.rows
-	assert_same note.rows sidecar.rows "perf report with the note and with a sidecar"
-	# version 7 (byte 4 of the descriptor, after the 24-byte record header)
-	printf '\007' | dd of=bare.kms bs=1 seek=28 conv=notrunc 2> /dev/null
-	# Its warnings, then the values of kms_sample_show's rows.
-	damaged() {
-		kmod_report "$PWD/bare" > damaged.rows
-		grep '^kallmodsyms' damaged.rows
-		sed -n 's/^ *[0-9.]*% *\(.*[^ ]\) *\[k\] kms_sample_show *$/\1/p' damaged.rows |
-			sort -u
-	}
-	testrun_compare damaged <<EOF
-kallmodsyms: $PWD/bare.kms: note: format version 7, this reader knows version 3
-[unknown]
-EOF
-	cp bare.kms vmlinux.kms
-	kmod_report "$PWD/vmlinux" > precedence.rows
-	assert_same note.rows precedence.rows "perf report with the note and a damaged sidecar beside it"
-fi
-
 # The annotator, kallmodsyms perf (issue #37, item 1), once it exists.
 if ! kms --help 2>&1 | grep -qE '^ +perf( |$)'; then
 	echo "NOT RUN: kallmodsyms perf (not in kallmodsyms --help): the annotation checks"
@@ -393,19 +251,5 @@ kms_sample_show [kms_sample_c] {c_main.o}
 kms_sample_show [kms_sample_c] {one/util.o}
 kms_sample_show [kms_sample_c] {two/util.o}
 EOF
-
-# Native perf's script field prints what the annotator makes of the same
-# script without it, byte for byte; its shell test passes in the guest.
-if [ -n "$native" ]; then
-	kms perf "$kbuild/vmlinux" < out/native-plain > native-annotated ||
-		fail "kallmodsyms perf < perf script -F +ip,+sym,+symoff,+dso"
-	grep -q 'kms_sample_show \[kms_sample_c\] {one/util.o}+0x' out/native-kmod ||
-		fail "perf script -F +kmod: no annotated kms_sample_show frame"
-	assert_same native-annotated out/native-kmod \
-		"perf script -F +kmod and kallmodsyms perf"
-	cat out/native-shelltest
-	[ "$(tail -n 1 out/native-shelltest)" = "exit 0" ] ||
-		fail "perf's shell test kallmodsyms.sh in the guest"
-fi
 
 finish

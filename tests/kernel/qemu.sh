@@ -62,9 +62,9 @@ note_in_image() {
 # qemu_run OUTDIR [QEMU OPTIONS...] -- KERNEL INITRAMFS [KERNEL ARGS...]:
 # QEMU for $kbuild's architecture (TCG), its console in OUTDIR/console.log,
 # the data channel in OUTDIR/data, the control channel (when OUTDIR/ctl.in
-# and ctl.out exist) from the FIFO OUTDIR/ctl.in; 300 s at most.  The
-# guest has $qemu_mem of RAM (default 512M).  qemu_start runs it in the
-# background.
+# and ctl.out exist) from the FIFO OUTDIR/ctl.in; $qemu_timeout seconds at
+# most (default 300).  The guest has $qemu_mem of RAM (default 512M).
+# qemu_start runs it in the background.
 qemu_run() {
 	local out=$1 opts=() kernel initrd
 	shift
@@ -93,7 +93,7 @@ qemu_run() {
 		[ -p "$out/ctl.in" ] && channels+=(-serial "pipe:$out/ctl")
 		;;
 	esac
-	${qemu_exec:-} timeout -k 10 300 "$qemu" "${machine[@]}" -m "${qemu_mem:-512M}" -smp 2 \
+	${qemu_exec:-} timeout -k 10 "${qemu_timeout:-300}" "$qemu" "${machine[@]}" -m "${qemu_mem:-512M}" -smp 2 \
 		-display none -monitor none -no-reboot \
 		-serial "file:$out/console.log" "${channels[@]}" \
 		${opts[@]+"${opts[@]}"} -kernel "$kernel" -initrd "$initrd" \
@@ -159,7 +159,7 @@ INIT
 }
 
 # boot KERNEL INITRAMFS OUTDIR [KERNEL ARGS...]
-# Boots with a 300 s limit; OUTDIR gets console.log, data and one file per
+# Boots with qemu_run's time limit; OUTDIR gets console.log, data and one file per
 # section.  Fails when QEMU fails or times out, or the guest did not finish.
 boot() {
 	local kernel=$1 initrd=$2 outdir=$3 status=0

@@ -15,10 +15,18 @@
 # kprobe:init_once, a name nine functions have, is refused ("Invalid
 # argument"; the kernel's error_log: not unique); bcc's
 # BPF.ksym(show_module=True) says [kernel] for ext4's functions and for
-# each init_once alike.  The guest has busybox, bpftrace, python3 with
+# each init_once alike.  The same boot runs the "after" of bcc: with
+# tracers/bcc's series (applied to a copy of the package in the guest,
+# never to the host's), ksym() names each function's module and object
+# as the guest's /proc/kallmodsyms does; damaged copies of that file,
+# bound over it, each get one warning and today's [kernel]; and the
+# installed bcc's attach_kprobe() takes "ext4:ext4_readdir" and
+# "fat:init_once{cache.o}" (the kernel's kprobe PMU resolves them),
+# whose kprobes fire.  The guest has busybox, bpftrace, python3 with
 # the modules that importing bcc loads (bcc-ksym.py), the shared
-# libraries ldd names, and a small ext4 image on a loop device, whose
-# readdir fires the probes.
+# libraries ldd names, the kernel headers that compiling bcc-attach.py's
+# program reads (found with strace on the host), and a small ext4 image
+# on a loop device, whose readdir fires the probes.
 # shellcheck source=SCRIPTDIR/../lib.sh
 . "$(dirname "$0")/../lib.sh"
 # shellcheck source=SCRIPTDIR/../kernel/kernels.sh
@@ -55,6 +63,8 @@ py=/usr/bin/python3
 if [ -x "$py" ] && PYTHONPATH=/usr/lib/python3/dist-packages "$py" -S \
 	"$tests_dir/tracers/bcc-ksym.py" --modules > py-files 2> py-err; then
 	bcc=yes
+	PYTHONPATH=/usr/lib/python3/dist-packages "$py" -S -c \
+		'import bcc; print(bcc.__version__)' > py-version
 	mapfile -t ext < <(grep '\.so$' py-files)
 	copy_with_libs "$(readlink -f "$py")" /usr/lib/x86_64-linux-gnu/libbcc.so.0 \
 		/usr/lib/x86_64-linux-gnu/librt.so.1 "${ext[@]}"
@@ -63,8 +73,35 @@ if [ -x "$py" ] && PYTHONPATH=/usr/lib/python3/dist-packages "$py" -S \
 		cp "$f" "root$f"
 	done
 	mkdir -p root/bin
-	cp "$tests_dir/tracers/bcc-ksym.py" root/bin/
+	cp "$tests_dir/tracers/bcc-ksym.py" "$tests_dir/tracers/bcc-attach.py" root/bin/
 	ln -sf "$(readlink -f "$py")" root/usr/bin/python3
+	# The "after": tracers/bcc's series applied to a copy of the package,
+	# which the guest imports ahead of the installed one.
+	mkdir -p root/patched
+	cp -R /usr/lib/python3/dist-packages/bcc root/patched/
+	for p in "$top"/tracers/bcc/0*.patch; do
+		patch -s -p4 -d root/patched/bcc < "$p" || fail "$p does not apply to bcc $(cat py-version)"
+	done
+	# The kernel headers that compiling bcc-attach.py's program reads,
+	# found by compiling it here against the build tree.
+	if command -v strace > /dev/null; then
+		mkdir -p kh/arch/x86 kh/include
+		cp -Rs "$kbuild/source/arch/x86/include" kh/arch/x86/
+		cp -Rs "$kbuild/source/include" kh/
+		cp -Rs "$kbuild/arch/x86/include/generated" kh/arch/x86/include/
+		cp -Rs "$kbuild/include/generated" kh/include/
+		(cd kh && BCC_KERNEL_SOURCE=$PWD PYTHONPATH=/usr/lib/python3/dist-packages \
+			strace -f -qq -e trace=openat -o ../kh.trace \
+			"$py" -S "$tests_dir/tracers/bcc-attach.py" --compile 2> ../kh.err) ||
+			fail "bcc-attach.py does not compile: $(grep error: kh.err | head -n 3)"
+		grep -v ENOENT kh.trace | sed -n 's/.*openat(AT_FDCWD, "\([^/"][^"]*\)".*/\1/p' |
+			sort -u | while read -r f; do
+				[ -f "kh/$f" ] || continue
+				mkdir -p "root/kbuild/$(dirname "$f")"
+				cp -L "kh/$f" "root/kbuild/$f"
+			done
+		[ -e root/kbuild/include/linux/kconfig.h ] || fail "no kconfig.h among the headers bcc reads"
+	fi
 else
 	echo "bcc's Python does not import here: no bcc in the guest"
 	cat py-err
@@ -148,11 +185,52 @@ if [ -e /bin/bcc-ksym.py ]; then
 	for f in ext4_readdir init_once; do
 		run "bcc-$f" env PYTHONPATH=/usr/lib/python3/dist-packages \
 			python3 -S /bin/bcc-ksym.py $f
+		run "bcc-after-$f" env PYTHONPATH=/patched:/usr/lib/python3/dist-packages \
+			python3 -S /bin/bcc-ksym.py $f
 	done
+	# Damaged copies of /proc/kallmodsyms, each bound over it in turn.
+	k=/tmp/kallmodsyms tab=$(printf '\t')
+	cat /proc/kallmodsyms > $k
+	head -n 11 $k > /tmp/bad-truncated
+	sed -n 12p $k | head -c 20 >> /tmp/bad-truncated
+	sed "8s/$tab.*//; 8s/\$/$(printf 'x%.0s' $(seq 3980))/" $k > /tmp/bad-long-line
+	: > /tmp/bad-empty
+	sed "s/ init_once$tab/ init_once_$(printf 'l%.0s' $(seq 190))$tab/" $k > /tmp/bad-long-name
+	sed "s/ ext4_readdir$tab\[ext4\]/& [m2] [m3] [m4] [m5] [m6] [m7] [m8] [m9] [m10]/" \
+		$k > /tmp/bad-ten-modules
+	for c in truncated long-line empty long-name ten-modules; do
+		mount -o bind /tmp/bad-$c /proc/kallmodsyms
+		run "bcc-bad-$c" env PYTHONPATH=/patched:/usr/lib/python3/dist-packages \
+			python3 -S /bin/bcc-ksym.py ext4_readdir
+		umount /proc/kallmodsyms
+	done
+fi
+# bcc attaching by MOD:FUNC (the installed bcc: the series leaves
+# attach_kprobe() as it is): ext4's function while ls reads /mnt/dir,
+# fat's init_once of cache.o while a FAT file system is made, written
+# and read, which allocates the first of fat's cluster cache entries.
+if [ -d /kbuild ]; then
+	mkdir -p /fat
+	fat='dd if=/dev/zero of=/fat.img bs=1k count=2048 2> /dev/null &&
+		mkdosfs /fat.img > /dev/null && mount -t vfat -o loop /fat.img /fat &&
+		dd if=/dev/zero of=/fat/f bs=1k count=256 2> /dev/null && umount /fat &&
+		mount -t vfat -o loop /fat.img /fat && cat /fat/f > /dev/null'
+	BCC_KERNEL_SOURCE=/kbuild PYTHONPATH=/usr/lib/python3/dist-packages \
+		python3 -S /bin/bcc-attach.py \
+		bcc-attach-ext4 ext4:ext4_readdir 'ls /mnt/dir > /dev/null' \
+		bcc-attach-vmlinux vmlinux:ext4_readdir true \
+		bcc-attach-fat 'fat:init_once{cache.o}' "$fat" 2> /tmp/attach-err
+	status=$?
+	echo "@@@ bcc-attach.status"
+	echo "exit $status"
+	echo "@@@ bcc-attach.stderr"
+	grep -v '^ \|^In file included\|^#define\|warning:\|note:\|^extern' /tmp/attach-err
 fi
 GUEST
 make_initramfs initrd.gz guest.sh "$tmp/root=/"
-qemu_mem=2G boot "$(boot_image)" initrd.gz out || { fail "boot"; exit 1; }
+# The "after" adds eight python3 runs to the boot, one compiling a BPF
+# program under TCG.
+qemu_mem=2G qemu_timeout=600 boot "$(boot_image)" initrd.gz out || { fail "boot"; exit 1; }
 echo "guest: $(cat out/version)"
 
 # status NAME WANT: bpftrace's exit status in section NAME was WANT.
@@ -239,6 +317,74 @@ if [ -n "$bcc" ]; then
 	[ "$(module_of $((0x$addr)) | cut -f2)" = '[ext4] {dir.o}' ] ||
 		fail "bcc: $addr is not ext4's ext4_readdir"
 	echo "bcc: $(head -n 1 out/bcc-ext4_readdir) for /proc/kallmodsyms' $(module_of $((0x$addr)))"
+
+	# After (tracers/bcc): each function's modules and object, as the
+	# guest's /proc/kallmodsyms has them at its address; [kernel] where
+	# it has none, and before the object alone.
+	for f in ext4_readdir init_once; do
+		status "bcc-after-$f" 0
+		! grep -q Warning "out/bcc-after-$f" || fail "bcc-after-$f: $(grep Warning "out/bcc-after-$f")"
+		n=0
+		while read -r a ksym; do
+			[ "$a" = get_kprobe_functions ] && continue
+			want=$(module_of $((0x$a)) | cut -sf2)
+			case $want in
+			'') want='[kernel]' ;;
+			'{'*) want="[kernel] $want" ;;
+			esac
+			[ "$ksym" = "$f+0x4 $want" ] || fail "bcc-after-$f: $a is \"$ksym\", not \"$f+0x4 $want\""
+			n=$((n + 1))
+		done < "out/bcc-after-$f"
+		m=$(grep -cP "^\\S+ [tT] \\Q$f\\E(\\t|\$)" out/kallmodsyms)
+		[ "$n" = "$m" ] || fail "bcc-after-$f: $n lines for $m functions"
+	done
+	grep -qx '[0-9a-f]* init_once+0x4 \[fat\] {cache.o}' out/bcc-after-init_once ||
+		fail "bcc-after-init_once: no fat's init_once of cache.o"
+	echo "bcc after: $(head -n 1 out/bcc-after-ext4_readdir)"
+
+	# Damaged files: one warning, then today's [kernel]; a long name and
+	# ten modules are no damage.
+	w='Warning: /proc/kallmodsyms: '
+	for c in truncated:"line 12: no newline at its end" \
+		long-line:"line 8: a name of [0-9]* bytes, over the kernel's 511" empty:empty \
+		long-name: ten-modules:; do
+		s=bcc-bad-${c%%:*}
+		status "$s" 0
+		if [ -n "${c#*:}" ]; then
+			grep -x "$w${c#*:}; showing \[kernel\] for built-in modules" "out/$s" > warning
+			[ "$(grep -c Warning "out/$s")" = 1 ] && [ -s warning ] ||
+				fail "$s: not one warning \"$w${c#*:}\": $(grep Warning "out/$s")"
+			want='[kernel]'
+			echo "$s: $(cat warning)"
+		else
+			! grep -q Warning "out/$s" || fail "$s: $(grep Warning "out/$s")"
+			want='[ext4] {dir.o}'
+		fi
+		[ "${c%%:*}" = ten-modules ] && want='[ext4] [m2] [m3] [m4] [m5] [m6] [m7] [m8] [m9] [m10] {dir.o}'
+		line=$(grep -m 1 '^[0-9a-f]* ext4_readdir+' "out/$s")
+		[ "${line#* }" = "ext4_readdir+0x4 $want" ] ||
+			fail "$s: not \"ext4_readdir+0x4 $want\": $(head -n 2 "out/$s")"
+	done
+fi
+# bcc attaching by MOD:FUNC: the kprobe is on the function
+# /proc/kallmodsyms annotates so, and fired; vmlinux:ext4_readdir is
+# refused.
+if [ -d root/kbuild ]; then
+	status bcc-attach 0
+	for c in ext4:"t ext4_readdir	[ext4] {dir.o}" fat:"t init_once	[fat] {cache.o}"; do
+		s=bcc-attach-${c%%:*}
+		has "$s" detached
+		awk '/^hits /{p=0} p; /^kprobes$/{p=1}' "out/$s" > "$s.kprobes"
+		read -r paddr _ at _ < "$s.kprobes"
+		[ "$(wc -l < "$s.kprobes")" = 1 ] && [ "$(module_of $((0x$paddr - ${at#*+})))" = "${c#*:}" ] ||
+			fail "$s: the kprobe is not on \"${c#*:}\": $(cat "$s.kprobes")"
+		hits=$(sed -n 's/^hits //p' "out/$s")
+		[ "${hits:-0}" -gt 0 ] || fail "$s: hits ${hits:-none}"
+		echo "bcc: $s: a kprobe at $at, $hits hits"
+	done
+	has bcc-attach-vmlinux refused
+elif [ -n "$bcc" ]; then
+	echo "no strace: the headers bcc compiles with are not known; bcc's attach not run"
 fi
 echo "bpftrace: kprobe:ext4:ext4_readdir refused ($refused); kprobe:ext4_readdir attached at $kaddr, ext4's"
 finish

@@ -46,7 +46,8 @@ ALL_LDFLAGS := $(LDFLAGS) $(SAN_FLAGS)
 # tools/audit/.
 LIB_SRCS := $(wildcard sidecar/lib/*.c)
 INPUTS_SRCS := $(wildcard sidecar/inputs/*.c)
-GENLIB_SRCS := $(filter-out sidecar/gen/main.c,$(wildcard sidecar/gen/*.c))
+GENLIB_SRCS := $(filter-out sidecar/gen/main.c sidecar/gen/kbuild_main.c,\
+		$(wildcard sidecar/gen/*.c))
 GEN_SRCS := sidecar/gen/main.c
 TOOL_SRCS := $(wildcard tools/inspector/*.c)
 AUDIT_SRCS := $(wildcard tools/audit/*.c)
@@ -76,6 +77,13 @@ $(LIB) $(INPUTS_LIB) $(GEN_LIB):
 $(O)/kallmodsyms-gen: $(GEN_OBJS) $(GEN_LIB) $(INPUTS_LIB) $(LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# kbuild's generator (kms_generate_kbuild()): the program a kernel tree
+# builds from scripts/export-kernel-gen.sh's copy, built here to be tested
+# against kallmodsyms-gen (tests/unit/run-kbuild-gen.sh); not installed.
+$(O)/kallmodsyms-kbuild: $(O)/sidecar/gen/kbuild_main.o $(GEN_LIB) \
+		$(INPUTS_LIB) $(LIB)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS)
+
 # The inspector's verify runs the generator.
 $(O)/kallmodsyms: $(TOOL_OBJS) $(GEN_LIB) $(INPUTS_LIB) $(LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -98,7 +106,7 @@ $(O)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-TEST_PROGS := $(O)/kms-mutate
+TEST_PROGS := $(O)/kms-mutate $(O)/kallmodsyms-kbuild
 
 $(O)/kms-mutate: $(O)/tests/unit/kms-mutate.o $(LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS)

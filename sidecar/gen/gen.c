@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kms_generate(): open the vmlinux, run the phases of state.h in order,
- * check the blob with the reader's own decoder, free the state.  The input
- * mode (--dwarf or the link maps) picks the pieces and modules phases.
+ * gen_generate(): open the vmlinux, run the phases of state.h in order,
+ * the input mode's pieces and modules among them, check the blob with the
+ * reader's own decoder, free the state.  kms_generate_kbuild(): kbuild's
+ * mode, the link maps and the build tree.
  */
 #include <stdlib.h>
 
 #include <kms/blob.h>
-#include <kms/module_ranges.h>
 #include <kms/tables.h>
 
 #include "state.h"
@@ -15,19 +15,18 @@
 static struct kms_error *run_phases(struct gen *g, void **ret_blob,
 				    size_t *ret_size)
 {
-	bool dwarf = g->opts->dwarf;
 	struct kms_tables *check;
 	struct kms_error *err;
 
 	err = gen_find_text_sections(g);
 	if (!err)
-		err = dwarf ? gen_read_dwarf(g) : gen_read_maps(g);
+		err = g->mode->read_pieces(g);
 	if (!err)
 		err = gen_sort_pieces(g);
 	if (!err && g->nr_lto)
 		gen_check_lto_coverage(g);
 	if (!err)
-		err = dwarf ? gen_read_dwarf_modules(g) : gen_read_modules(g);
+		err = g->mode->read_modules(g);
 	if (!err)
 		err = gen_name_objects(g);
 	if (!err)
@@ -58,15 +57,9 @@ static void release_gen(struct gen *g)
 		kms_free_strings(g->objects[i].not_modules,
 				 g->objects[i].nr_not_modules);
 	}
-	if (g->range_modules)
-		for (i = 0; i < g->object_paths.nr; i++)
-			free(g->range_modules[i].names);
-	free(g->range_modules);
-	kms_module_ranges_destroy(g->module_ranges);
+	if (g->mode->release)
+		g->mode->release(g);
 	kms_symbols_destroy(g->symtab);
-	kms_modularity_destroy(g->modularity);
-	kms_modularity_destroy(g->composition);
-	kms_strmap_release(&g->composed_modules);
 	free(g->objects);
 	free(g->pieces);
 	free(g->lto);
@@ -77,11 +70,11 @@ static void release_gen(struct gen *g)
 	kms_elf_close(g->elf);
 }
 
-struct kms_error *kms_generate(const struct kms_gen_options *opts,
-			       void **ret_blob, size_t *ret_size,
-			       struct kms_gen_stats *ret_stats)
+struct kms_error *gen_generate(const struct kms_gen_options *opts,
+			       const struct gen_mode *mode, void **ret_blob,
+			       size_t *ret_size, struct kms_gen_stats *ret_stats)
 {
-	struct gen g = { .opts = opts };
+	struct gen g = { .opts = opts, .mode = mode };
 	struct kms_error *err;
 
 	g.elf = opts->elf;
@@ -90,7 +83,8 @@ struct kms_error *kms_generate(const struct kms_gen_options *opts,
 		return err;
 	err = run_phases(&g, ret_blob, ret_size);
 	if (!err) {
-		gen_explain(&g);
+		if (mode->explain)
+			mode->explain(&g);
 		if (ret_stats)
 			*ret_stats = g.stats;
 	}
@@ -98,4 +92,18 @@ struct kms_error *kms_generate(const struct kms_gen_options *opts,
 		g.elf = NULL;	/* the caller's */
 	release_gen(&g);
 	return err;
+}
+
+static const struct gen_mode kbuild_mode = {
+	.read_pieces = gen_read_maps,
+	.read_modules = gen_read_modules,
+};
+
+struct kms_error *kms_generate_kbuild(const struct kms_gen_options *opts,
+				      void **ret_blob, size_t *ret_size,
+				      struct kms_gen_stats *ret_stats)
+{
+	if (opts->dwarf || opts->modularity || opts->explain)
+		return kms_error_fmt("kbuild's generator reads the link maps and modules.builtin alone and explains nothing (no --dwarf, --modularity or --explain)");
+	return gen_generate(opts, &kbuild_mode, ret_blob, ret_size, ret_stats);
 }

@@ -3,7 +3,6 @@
  * kallmodsyms-gen: write the address range -> object file -> built-in module
  * tables of a linked vmlinux as a kallmodsyms note.
  */
-#include <getopt.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +16,7 @@
 #include <kms/source.h>
 #include <kms/tables.h>
 
+#include "cli.h"
 #include "emit.h"
 
 #define PROG "kallmodsyms-gen"
@@ -97,123 +97,86 @@ static void usage(FILE *f)
 	fputs(usage_text, f);
 }
 
-/* The tables linked into @vmlinux must be those just computed from it. */
-static struct kms_error *verify_linked(const char *vmlinux, const void *blob,
-				       size_t size)
-{
-	struct kms_tables *linked, *fresh;
-	struct kms_error *err;
-	bool same;
-
-	err = kms_tables_load(vmlinux, &linked);
-	if (err)
-		return err;
-	err = kms_blob_decode(blob, size, vmlinux, &fresh);
-	if (err) {
-		kms_tables_destroy(linked);
-		return err;
-	}
-	same = linked->image_size == fresh->image_size &&
-	       !memcmp(linked->image, fresh->image, fresh->image_size);
-	kms_tables_destroy(linked);
-	kms_tables_destroy(fresh);
-	if (!same)
-		return kms_error_file(vmlinux,
-				      "the linked kallmodsyms tables do not match this image (stale note?)");
-	return NULL;
-}
-
 static const struct option longopts[] = {
+	GEN_CLI_LONGOPTS,
 	{ "format", required_argument, NULL, 'f' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "build-dir", required_argument, NULL, 'b' },
-	{ "map", required_argument, NULL, 'm' },
 	{ "o-map", required_argument, NULL, 'M' },
 	{ "builtin", required_argument, NULL, 'B' },
 	{ "srctree", required_argument, NULL, 'S' },
 	{ "modularity", no_argument, NULL, 'U' },
 	{ "no-modularity", no_argument, NULL, 'N' },
-	{ "all-classes", no_argument, NULL, 'A' },
 	{ "dwarf", no_argument, NULL, 'D' },
 	{ "modinfo", required_argument, NULL, 'I' },
 	{ "ranges", required_argument, NULL, 'R' },
 	{ "config", required_argument, NULL, 'C' },
-	{ "pad-to", required_argument, NULL, 'P' },
-	{ "verify", no_argument, NULL, 'v' },
 	{ "explain", no_argument, NULL, 'e' },
 	{ "stats", no_argument, NULL, 's' },
-	{ "quiet", no_argument, NULL, 'q' },
 	{ "version", no_argument, NULL, 'V' },
 	{ "format-version", no_argument, NULL, 'W' },
-	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
-/* The command line. */
+/* The command line: kbuild's options, and the rest. */
 struct cli {
-	struct kms_gen_options opts;
-	const char *format, *output;
-	bool print_stats, verify;
-	size_t pad_to;
+	struct gen_cli c;
+	const char *format;
+	bool print_stats;
 };
+
+/* One option past kbuild's into @cli: -1, or the exit status. */
+static int other_option(int c, struct cli *cli)
+{
+	struct kms_gen_options *opts = &cli->c.opts;
+
+	switch (c) {
+	case 'f': cli->format = optarg; break;
+	case 'M': opts->o_map = optarg; break;
+	case 'B': opts->builtin = optarg; break;
+	case 'S': opts->srctree = optarg; break;
+	case 'U': opts->modularity = true; break;
+	case 'N': opts->modularity = false; break;
+	case 'D': opts->dwarf = true; break;
+	case 'I': opts->modinfo = optarg; break;
+	case 'R': opts->ranges = optarg; break;
+	case 'C': opts->config = optarg; break;
+	case 'e':
+		opts->explain_ranges = opts->explain != NULL;
+		opts->explain = stdout;
+		break;
+	case 's': cli->print_stats = true; break;
+	case 'V': puts(PROG " " KMS_VERSION_STRING); return 0;
+	case 'W': printf("%d\n", KMS_VERSION); return 0;
+	case 'h': usage(stdout); return 0;
+	default: usage(stderr); return 2;
+	}
+	return -1;
+}
 
 /* Read the options into @cli: -1 to go on, or the exit status. */
 static int parse_options(int argc, char **argv, struct cli *cli)
 {
-	struct kms_gen_options *opts = &cli->opts;
-	char *end;
-	int c;
+	int c, status;
 
-	while ((c = getopt_long(argc, argv, "f:o:b:m:M:B:S:esqh", longopts,
-				NULL)) != -1) {
-		switch (c) {
-		case 'f': cli->format = optarg; break;
-		case 'o': cli->output = optarg; break;
-		case 'b': opts->build_dir = optarg; break;
-		case 'm': opts->map = optarg; break;
-		case 'M': opts->o_map = optarg; break;
-		case 'B': opts->builtin = optarg; break;
-		case 'S': opts->srctree = optarg; break;
-		case 'U': opts->modularity = true; break;
-		case 'N': opts->modularity = false; break;
-		case 'A': opts->all_classes = true; break;
-		case 'D': opts->dwarf = true; break;
-		case 'I': opts->modinfo = optarg; break;
-		case 'R': opts->ranges = optarg; break;
-		case 'C': opts->config = optarg; break;
-		case 'e':
-			opts->explain_ranges = opts->explain != NULL;
-			opts->explain = stdout;
-			break;
-		case 'P':
-			cli->pad_to = strtoul(optarg, &end, 0);
-			if (*end || !*optarg) {
-				fprintf(stderr, PROG ": --pad-to wants a size, not \"%s\"\n",
-					optarg);
-				return 2;
-			}
-			break;
-		case 'v': cli->verify = true; break;
-		case 's': cli->print_stats = true; break;
-		case 'q': opts->warnings = NULL; break;
-		case 'V': puts(PROG " " KMS_VERSION_STRING); return 0;
-		case 'W': printf("%d\n", KMS_VERSION); return 0;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
-		}
+	while ((c = getopt_long(argc, argv, "f:M:B:S:es" GEN_CLI_SHORTOPTS,
+				longopts, NULL)) != -1) {
+		status = gen_cli_option(c, &cli->c, PROG);
+		if (status == 1)
+			status = other_option(c, cli);
+		if (status >= 0)
+			return status;
 	}
-	if (optind != argc - 1 || !cli->format == !cli->verify) {
+	if (optind != argc - 1 || !cli->format == !cli->c.verify) {
 		usage(stderr);
 		return 2;
 	}
-	opts->vmlinux = argv[optind];
+	cli->c.opts.vmlinux = argv[optind];
 	return -1;
 }
 
 /* Options that do not go together: -1 if they do, or the exit status. */
 static int check_options(struct cli *cli)
 {
-	const struct kms_gen_options *opts = &cli->opts;
+	const struct kms_gen_options *opts = &cli->c.opts;
 
 	if (opts->dwarf && !opts->builtin && !opts->modinfo && !opts->ranges) {
 		fprintf(stderr, PROG ": --dwarf needs -B modules.builtin, --modinfo or --ranges\n");
@@ -231,7 +194,7 @@ static int check_options(struct cli *cli)
 		fprintf(stderr, PROG ": --dwarf takes modules from --ranges or from -S, not both\n");
 		return 2;
 	}
-	if (cli->verify) {
+	if (cli->c.verify) {
 		cli->format = "verify";
 	} else if (strcmp(cli->format, "asm") &&
 		   strcmp(cli->format, "sidecar") &&
@@ -240,7 +203,7 @@ static int check_options(struct cli *cli)
 			cli->format);
 		return 2;
 	}
-	if (!cli->output && strcmp(cli->format, "append") && !cli->verify) {
+	if (!cli->c.output && strcmp(cli->format, "append") && !cli->c.verify) {
 		fprintf(stderr, PROG ": -o FILE is needed for format %s\n",
 			cli->format);
 		return 2;
@@ -280,15 +243,15 @@ static struct kms_error *default_paths(struct kms_gen_options *opts,
 static struct kms_error *write_blob(const struct cli *cli, const void *blob,
 				    size_t size)
 {
-	const char *vmlinux = cli->opts.vmlinux;
+	const char *vmlinux = cli->c.opts.vmlinux;
 
-	if (cli->verify)
-		return verify_linked(vmlinux, blob, size);
+	if (cli->c.verify)
+		return kms_verify_linked(vmlinux, blob, size);
 	if (!strcmp(cli->format, "asm"))
-		return kms_emit_asm(cli->output, blob, size, cli->pad_to);
+		return kms_emit_asm(cli->c.output, blob, size, cli->c.pad_to);
 	if (!strcmp(cli->format, "sidecar"))
-		return kms_emit_sidecar(cli->output, blob, size);
-	return kms_emit_append(vmlinux, cli->output ? cli->output : vmlinux,
+		return kms_emit_sidecar(cli->c.output, blob, size);
+	return kms_emit_append(vmlinux, cli->c.output ? cli->c.output : vmlinux,
 			       blob, size);
 }
 
@@ -314,24 +277,24 @@ static void print_stats(const struct cli *cli,
 	if (stats->lto_data_bytes)
 		fprintf(stderr, "lto data %zu unplaced %zu\n",
 			stats->lto_data_bytes, stats->lto_data_unplaced);
-	if (cli->opts.dwarf || stats->lto_bytes)
+	if (cli->c.opts.dwarf || stats->lto_bytes)
 		fprintf(stderr,
 			"dwarf units %zu unnamed %zu ranges %zu outside-text %zu overlaps %zu static-calls %zu paddings %zu entries %zu\n",
 			stats->units, stats->skipped_units, stats->dwarf_ranges,
 			stats->outside_text, stats->overlaps,
 			stats->static_calls, stats->paddings,
 			stats->entries);
-	if ((cli->opts.dwarf || stats->lto_bytes) && cli->opts.all_classes)
+	if ((cli->c.opts.dwarf || stats->lto_bytes) && cli->c.opts.all_classes)
 		fprintf(stderr,
 			"dwarf variables %zu unsized %zu discarded %zu outside %zu enclosed %zu\n",
 			stats->variables, stats->unsized_variables,
 			stats->discarded_variables, stats->outside_variables,
 			stats->enclosed_data);
-	if (cli->opts.dwarf && stats->module_makefiles)
+	if (cli->c.opts.dwarf && stats->module_makefiles)
 		fprintf(stderr, "modules-from makefiles by-path %zu by-makefiles %zu unknown %zu\n",
 			stats->modules_by_path, stats->modules_by_makefiles,
 			stats->unknown_modules);
-	else if (cli->opts.dwarf)
+	else if (cli->c.opts.dwarf)
 		fprintf(stderr, "modules-from %s by-path %zu unknown %zu\n",
 			stats->module_ranges ? "modules.builtin.ranges" :
 			"paths",
@@ -340,7 +303,7 @@ static void print_stats(const struct cli *cli,
 
 int main(int argc, char **argv)
 {
-	struct cli cli = { .opts.warnings = stderr };
+	struct cli cli = { .c.opts.warnings = stderr };
 	struct kms_gen_stats stats = { 0 };
 	char *build_dir = NULL, *map = NULL;
 	struct timespec t0, t1;
@@ -354,10 +317,10 @@ int main(int argc, char **argv)
 		status = check_options(&cli);
 	if (status >= 0)
 		return status;
-	err = default_paths(&cli.opts, &build_dir, &map);
+	err = default_paths(&cli.c.opts, &build_dir, &map);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (!err)
-		err = kms_generate(&cli.opts, &blob, &size, &stats);
+		err = kms_generate(&cli.c.opts, &blob, &size, &stats);
 	if (!err)
 		err = write_blob(&cli, blob, size);
 	clock_gettime(CLOCK_MONOTONIC, &t1);

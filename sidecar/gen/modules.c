@@ -1,18 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The build-tree modules phase: each object's built-in modules are the
- * KBUILD_MODFILE its .cmd file names that modules.builtin lists (with
- * --modularity, less those the Kconfig/Makefile modularity analysis says
- * it could never have been built as).  Each object's module list, sorted, gets an id in
+ * KBUILD_MODFILE its .cmd file names that modules.builtin lists (less
+ * those the mode's never_modular() refuses: --modularity's, in
+ * modules_modularity.c).  Each object's module list, sorted, gets an id in
  * gen.modlists, whichever input mode gave it.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <kms/kbuild.h>
-#include <kms/modularity.h>
 
 #include "state.h"
 
@@ -81,26 +79,6 @@ static size_t unique_modules(struct object *obj, size_t n)
 	return len;
 }
 
-/*
- * modules.builtin comes from MODULE_LICENSE(); the Makefiles and Kconfig
- * say whether the object could have been a module at all.  If not, its
- * modules become obj->not_modules, and true.
- */
-static bool never_modular(struct gen *g, struct object *obj)
-{
-	if (!g->modularity)
-		return false;
-	obj->linkage = kms_modularity_linkage(g->modularity, obj->path, NULL);
-	if (obj->linkage != KMS_LINK_BUILTIN && obj->linkage != KMS_LINK_LIB)
-		return false;
-	obj->not_modules = obj->modules;
-	obj->nr_not_modules = obj->nr_modules;
-	obj->modules = NULL;
-	obj->nr_modules = 0;
-	g->stats.not_modules++;
-	return true;
-}
-
 /* obj->modlist: the id of its modules' key, @len bytes, in g->modlists. */
 static struct kms_error *intern_modlist(struct gen *g, struct object *obj,
 					size_t len)
@@ -138,7 +116,8 @@ static struct kms_error *object_modules(struct gen *g, struct object *obj,
 		return err;
 	}
 	len = unique_modules(obj, n);
-	if (!obj->nr_modules || never_modular(g, obj))
+	if (!obj->nr_modules ||
+	    (g->mode->never_modular && g->mode->never_modular(g, obj)))
 		return NULL;
 	return intern_modlist(g, obj, len);
 }
@@ -155,67 +134,6 @@ struct kms_error *gen_objects_modules(struct gen *g, gen_modules_fn *list)
 			return err;
 	}
 	return NULL;
-}
-
-/*
- * With --modularity, decide modularity from the tree's Kconfig and
- * Makefiles when the build tree is a configured kernel tree (it has a
- * .config); otherwise, and for a synthetic tree without one, trust
- * modules.builtin.
- */
-static struct kms_error *analyse_modularity(struct gen *g)
-{
-	const struct kms_gen_options *o = g->opts;
-	struct kms_modularity_options mo = { 0 };
-	char *config = NULL, *source = NULL, *srctree = NULL, *cache = NULL;
-	struct kms_error *err = NULL;
-
-	if (!o->modularity)
-		return NULL;
-	if (asprintf(&config, "%s/.config", o->build_dir) < 0)
-		return &kms_error_nomem;
-	if (access(config, F_OK)) {
-		free(config);
-		return NULL;
-	}
-	if (o->srctree) {
-		srctree = realpath(o->srctree, NULL);
-		if (!srctree)
-			err = kms_error_errno(o->srctree, "cannot open");
-	} else if (asprintf(&source, "%s/source", o->build_dir) < 0) {
-		err = &kms_error_nomem;
-	} else {
-		/* O= builds link "source" to the sources. */
-		srctree = realpath(source, NULL);
-		if (!srctree)
-			srctree = realpath(o->build_dir, NULL);
-		if (!srctree)
-			err = kms_error_errno(o->build_dir, "cannot open");
-	}
-	mo.objtree = realpath(o->build_dir, NULL);
-	if (!err && !mo.objtree)
-		err = kms_error_errno(o->build_dir, "cannot open");
-	/* kbuild's "make clean" removes .tmp_* files. */
-	if (!err && asprintf(&cache, "%s/.tmp_kallmodsyms_bools",
-			     mo.objtree) < 0)
-		err = &kms_error_nomem;
-	if (!err) {
-		mo.srctree = srctree;
-		mo.config = config;
-		mo.cache = cache;
-		err = kms_modularity_analyze(&mo, &g->modularity);
-	}
-	if (!err) {
-		g->stats.modularity = true;
-		g->stats.kconfig_cached =
-			kms_modularity_kconfig_cached(g->modularity);
-	}
-	free((char *)mo.objtree);
-	free(cache);
-	free(srctree);
-	free(source);
-	free(config);
-	return err;
 }
 
 struct kms_error *gen_read_modules(struct gen *g)
@@ -238,9 +156,11 @@ struct kms_error *gen_read_modules(struct gen *g)
 	}
 	if (err)
 		return err;
-	err = analyse_modularity(g);
-	if (err)
-		return err;
+	if (g->mode->prepare_modules) {
+		err = g->mode->prepare_modules(g);
+		if (err)
+			return err;
+	}
 	err = gen_objects_modules(g, cmd_modules);
 	if (err)
 		return err;

@@ -28,7 +28,8 @@ void gen_warn(struct gen *g, const char *fmt, ...)
 
 	if (!g->opts->warnings)
 		return;
-	fputs("kallmodsyms-gen: warning: ", g->opts->warnings);
+	fprintf(g->opts->warnings, "%s: warning: ",
+		g->opts->prog ? g->opts->prog : "kallmodsyms-gen");
 	va_start(ap, fmt);
 	vfprintf(g->opts->warnings, fmt, ap);
 	va_end(ap);

@@ -17,6 +17,12 @@
  *            (naming.c);
  *   image    the blob's tables (image.c); then the report (explain.c).
  *
+ * An input mode (struct gen_mode) says where pieces and modules come from:
+ * gen.c has kbuild's (the link maps and the build tree, modules.builtin's
+ * word), all that kbuild's own copy of the generator holds; modes.c has
+ * kms_generate()'s two, the maps' (kbuild's, with --modularity and
+ * --explain) and --dwarf's.
+ *
  * Contract: a phase reads what the phases before it filled in and adds its
  * own; nothing here prints except through gen_warn() and gen_explain().
  * A phase calls services.c (gen_warn(), gen_symtab()) and the files of its
@@ -73,8 +79,28 @@ struct text_section {
 	bool nobits;
 };
 
+struct gen;
+
+/* An input mode's phases; NULL hooks are skipped. */
+struct gen_mode {
+	struct kms_error *(*read_pieces)(struct gen *g);
+	struct kms_error *(*read_modules)(struct gen *g);
+	/* Run by gen_read_modules() once modules.builtin is read. */
+	struct kms_error *(*prepare_modules)(struct gen *g);
+	/*
+	 * True if @obj, listed in modules.builtin, can never be a module:
+	 * its modules are then moved to obj->not_modules.
+	 */
+	bool (*never_modular)(struct gen *g, struct object *obj);
+	/* Frees what the mode's phases added to struct gen. */
+	void (*release)(struct gen *g);
+	/* The report, after the phases (--explain). */
+	void (*explain)(struct gen *g);
+};
+
 struct gen {
 	const struct kms_gen_options *opts;
+	const struct gen_mode *mode;
 	struct kms_elf *elf;
 	struct kms_symbols *symtab;	/* read once, by gen_symtab() */
 	struct kms_builtin *builtin;
@@ -158,6 +184,10 @@ typedef struct kms_error *gen_modules_fn(struct gen *g, struct object *obj,
 struct kms_error *gen_objects_modules(struct gen *g, gen_modules_fn *list);
 struct kms_error *gen_read_modules(struct gen *g);
 
+/* modules_modularity.c: --modularity's hooks of struct gen_mode */
+struct kms_error *gen_analyse_modularity(struct gen *g);
+bool gen_never_modular(struct gen *g, struct object *obj);
+
 /* dwarf_modules.c: each object's modules, without a build tree */
 struct kms_error *gen_read_dwarf_modules(struct gen *g);
 /* The built-in modules whose objects are unknown, each passed to @fn. */
@@ -175,5 +205,10 @@ struct kms_error *gen_build_image(struct gen *g, void **ret_blob,
 
 /* explain.c: --explain */
 void gen_explain(struct gen *g);
+
+/* gen.c: run @mode's phases (modes.c picks the mode) */
+struct kms_error *gen_generate(const struct kms_gen_options *opts,
+			       const struct gen_mode *mode, void **ret_blob,
+			       size_t *ret_size, struct kms_gen_stats *ret_stats);
 
 #endif /* KMS_GEN_STATE_H */

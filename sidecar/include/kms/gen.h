@@ -72,6 +72,7 @@ struct kms_gen_options {
 	 */
 	bool all_classes;
 	FILE *warnings;			/* NULL: no warnings */
+	const char *prog;		/* theirs, NULL: kallmodsyms-gen */
 	FILE *explain;			/* NULL: no per-object report */
 	bool explain_ranges;		/* ...then every text range's object */
 };
@@ -115,5 +116,15 @@ struct kms_gen_stats {
 struct kms_error *kms_generate(const struct kms_gen_options *opts,
 			       void **ret_blob, size_t *ret_size,
 			       struct kms_gen_stats *ret_stats);
+
+/*
+ * kms_generate() in kbuild's mode alone: the link maps, the .cmd files and
+ * modules.builtin (DWARF for an LTO link's code); @opts may ask for neither
+ * dwarf nor modularity.  The same bytes as kms_generate() from the same
+ * inputs: it is what kbuild's copy of the generator runs.
+ */
+struct kms_error *kms_generate_kbuild(const struct kms_gen_options *opts,
+				      void **ret_blob, size_t *ret_size,
+				      struct kms_gen_stats *ret_stats);
 
 #endif /* KMS_GEN_H */

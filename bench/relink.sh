@@ -3,11 +3,12 @@
 #
 # What CONFIG_KALLMODSYMS costs a developer's edit-build cycle: touch one
 # source file of vmlinux and rebuild vmlinux (recompile it, relink, run
-# kallsyms and, with the option, kallmodsyms-gen on each temporary image
-# and --verify on the last).  The same with the config's -nokms twin is
-# the peer.  A third row runs the generator as the series did before it
-# took modules.builtin's word (--modularity: kconfig and the Makefiles
-# evaluated on every link), against the same peer.
+# kallsyms and, with the option, the generator on each temporary image
+# and --verify on the last: the tree's scripts/kallmodsyms, or with 6.1's
+# series kallmodsyms-gen).  The same with the config's -nokms twin is the
+# peer.  Where kbuild runs kallmodsyms-gen, a third row runs it as the
+# series did before it took modules.builtin's word (--modularity: kconfig
+# and the Makefiles evaluated on every link), against the same peer.
 #
 # usage: bench/relink.sh [CONFIG...]   (default: small defconfig;
 #        KMS_RELINK_RUNS runs of each row, default 3, taken in turns;
@@ -51,24 +52,28 @@ for c in "${configs[@]}"; do
 	# against, which cannot be real).
 	relink1 "$without" > /dev/null
 	relink1 "$with" > /dev/null
+	# A tree with its own generator runs no KALLMODSYMS_GEN: no third row.
+	external=1
+	[ ! -d "$(readlink -f "$with/source")/scripts/kallmodsyms" ] || external=
 	a=() b=() m=()
 	for ((i = 0; i < runs; i++)); do
 		case $((i % 3)) in
 		0) a+=("$(relink1 "$without")")
 		   b+=("$(relink1 "$with")")
-		   m+=("$(relink1 "$with" "$gen --modularity")") ;;
+		   [ -z "$external" ] || m+=("$(relink1 "$with" "$gen --modularity")") ;;
 		1) b+=("$(relink1 "$with")")
-		   m+=("$(relink1 "$with" "$gen --modularity")")
+		   [ -z "$external" ] || m+=("$(relink1 "$with" "$gen --modularity")")
 		   a+=("$(relink1 "$without")") ;;
-		2) m+=("$(relink1 "$with" "$gen --modularity")")
+		2) [ -z "$external" ] || m+=("$(relink1 "$with" "$gen --modularity")")
 		   a+=("$(relink1 "$without")")
 		   b+=("$(relink1 "$with")") ;;
 		esac
 	done
 	row "$c: with CONFIG_KALLMODSYMS" "$(median "${b[@]}")" \
 		"$(median "${a[@]}")" s
-	row "$c: ...analysing Kconfig/Makefiles at each link" \
-		"$(median "${m[@]}")" "$(median "${a[@]}")" s
+	[ -z "$external" ] ||
+		row "$c: ...analysing Kconfig/Makefiles at each link" \
+			"$(median "${m[@]}")" "$(median "${a[@]}")" s
 	# Leave the tree as the cache had it: linked by the plain generator.
 	relink1 "$with" > /dev/null
 done

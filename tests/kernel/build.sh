@@ -114,8 +114,12 @@ dir=$cache/linux-$version-$config_name
 src=$dir/src
 out=$dir/build
 
-# The generator runs inside the kernel build: build it first.  A change to
-# it only relinks vmlinux (the stamp records which generator linked it).
+# A series that runs kallmodsyms-gen in kbuild (6.1's) gets this checkout's,
+# built first: KALLMODSYMS_GEN names it, and a change to it only relinks
+# vmlinux (the stamp records which generator linked it).  One that carries
+# its own scripts/kallmodsyms (6.12's) ignores KALLMODSYMS_GEN: its
+# generator is in the patches, and so in the key (scripts/lint checks that
+# it is scripts/export-kernel-gen.sh's copy of these sources).
 make -C "$top" -s build/kallmodsyms-gen >&2
 gen=$top/build/kallmodsyms-gen
 gen_hash=$(cat "$top"/sidecar/*/*.[ch] "$top"/sidecar/*/*.mk \

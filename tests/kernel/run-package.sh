@@ -6,9 +6,10 @@
 # dpkg-buildpackage, hold it to lintian, install it on this machine (dpkg
 # -i: packages, never anything into the running kernel), use what it
 # installed (the programs, the man pages, the Python decoder, the gdb,
-# drgn and crash helpers where their users load them), and relink a copy
-# of the small test kernel with the kallmodsyms-gen kbuild finds on PATH:
-# the installed one.  Then remove it (dpkg -r), leaving nothing behind.
+# drgn and crash helpers where their users load them), and check the
+# small test kernel's note, which its tree's own scripts/kallmodsyms
+# wrote, with the installed kallmodsyms-gen: the two agree.  Then remove
+# it (dpkg -r), leaving nothing behind.
 # Needs root or password-less sudo; skipped where the package is
 # installed already (it would be replaced and removed).  Serial: while
 # the packages are installed, every other test's python3 would import
@@ -41,7 +42,6 @@ for p in "${pkgs[@]}"; do
 done
 
 need_kernel small
-src=$(cd "$kbuild/../src" && pwd)
 
 # One such test at a time on the machine, whichever checkout or kernel
 # cache it runs from: the installed files are the test's until it ends.
@@ -154,7 +154,7 @@ dpkg_waiting -i "${debs[@]}" > dpkg-i.log || {
 	finish
 }
 phase "dpkg -i"
-# The checkout's builds are on no PATH of this test: what kbuild and the
+# The checkout's builds are on no PATH of this test: what the
 # commands below find is the package's.
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 unset KALLMODSYMS_GEN PYTHONPATH
@@ -192,53 +192,20 @@ EOF
 fi
 
 #
-# A kernel linked with the installed generator: a copy of the cached
-# small kernel's build directory (the cache stays as it is: its lock is
-# held shared meanwhile, so that no build changes it), vmlinux removed,
-# relinked with KALLMODSYMS_GEN unset, so that kbuild runs
-# "kallmodsyms-gen" from PATH.  As root the copy is mounted over the
-# cached directory in a mount namespace of make's own, where nobody else
-# sees it: make finds the paths it built with, and only links.  Elsewhere
-# make runs in the copy, rebuilding objtool (its commands name their
-# directory) and vmlinux.o after it, some 40 s of CPU more.
+# The cached small kernel, linked by its tree's own scripts/kallmodsyms:
+# the installed generator takes its note as its own and writes the same
+# tables.  Read where it is (the cache's lock held shared meanwhile, so
+# that no build changes it).
 #
 exec 8< "$kbuild/../.lock"
 flock -s 8
-start=$SECONDS
-mkdir "$tmp/kbuild"
-tar -C "$kbuild" --exclude=./vmlinux --exclude='./.tmp_vmlinux*' -cf - . |
-	tar -C "$tmp/kbuild" -xf - || fail "copy $kbuild"
-phase "copy of the kernel build"
-relink=(make -C "$src" "${kmake_vars[@]}" -j"$(nproc)" vmlinux)
-if [ -z "$sudo" ] && unshare -m --propagation private true 2> /dev/null; then
-	# shellcheck disable=SC2016 # the inner shell's own
-	unshare -m --propagation private sh -c \
-		'mount --bind "$1" "$2" && shift 2 && exec "$@"' \
-		sh "$tmp/kbuild" "$kbuild" "${relink[@]}" O="$kbuild"
-else
-	"${relink[@]}" O="$tmp/kbuild"
-fi > relink.log 2>&1 || {
-	tail -n 30 relink.log >&2
-	fail "relink with the installed kallmodsyms-gen"
-}
-flock -u 8
-phase relink
-vmlinux=$tmp/kbuild/vmlinux
-# kbuild ran the generator on both temporary images (on the first twice:
-# once to size the note section, once padded to it) and checked the final
-# one (link-vmlinux.sh's quiet lines); the installed generator agrees.
-testrun_compare sh -c "grep -o 'KMSYMS.*' relink.log" <<'EOF'
-KMSYMS  .tmp_vmlinux1.kallmodsyms.S
-KMSYMS  .tmp_vmlinux1.kallmodsyms.S
-KMSYMS  .tmp_vmlinux2.kallmodsyms.S
-KMSYMS  vmlinux (verify)
-EOF
-testrun_empty kallmodsyms-gen -q "${kclasses[@]}" --verify -b "$tmp/kbuild" "$vmlinux"
+vmlinux=$kbuild/vmlinux
+testrun_empty kallmodsyms-gen -q "${kclasses[@]}" --verify -b "$kbuild" "$vmlinux"
 # Debian's build flags (hardening, _FORTIFY_SOURCE) change no output: the
 # installed generator writes the checkout's tables, byte for byte.
-kallmodsyms-gen -q "${kclasses[@]}" -b "$tmp/kbuild" -f sidecar -o installed.kms \
+kallmodsyms-gen -q "${kclasses[@]}" -b "$kbuild" -f sidecar -o installed.kms \
 	"$vmlinux" || fail "the installed kallmodsyms-gen -f sidecar"
-"$KMS_BUILD/kallmodsyms-gen" -q "${kclasses[@]}" -b "$tmp/kbuild" -f sidecar \
+"$KMS_BUILD/kallmodsyms-gen" -q "${kclasses[@]}" -b "$kbuild" -f sidecar \
 	-o checkout.kms "$vmlinux" || fail "the checkout's kallmodsyms-gen -f sidecar"
 assert_same installed.kms checkout.kms "the installed and the checkout's generator"
 testrun_compare sh -c "kallmodsyms find '$vmlinux' kms_sample_show | cut -f2-" <<'EOF'

@@ -3,12 +3,11 @@
 #
 # What CONFIG_KALLMODSYMS costs a developer's edit-build cycle: touch one
 # source file of vmlinux and rebuild vmlinux (recompile it, relink, run
-# kallsyms and, with the option, the generator on each temporary image
-# and --verify on the last: the tree's scripts/kallmodsyms, or with 6.1's
-# series kallmodsyms-gen).  The same with the config's -nokms twin is the
-# peer.  Where kbuild runs kallmodsyms-gen, a third row runs it as the
-# series did before it took modules.builtin's word (--modularity: kconfig
-# and the Makefiles evaluated on every link), against the same peer.
+# kallsyms and, with the option, the tree's scripts/kallmodsyms on each
+# temporary image and --verify on the last).  The same with the config's
+# -nokms twin is the peer.  (A third row ran the generator as the series
+# did before it took modules.builtin's word, --modularity, through
+# KALLMODSYMS_GEN: the series now builds its own, which has no such mode.)
 #
 # usage: bench/relink.sh [CONFIG...]   (default: small defconfig;
 #        KMS_RELINK_RUNS runs of each row, default 3, taken in turns;
@@ -24,11 +23,10 @@ cd "$bench_top"
 configs=("$@")
 [ ${#configs[@]} -gt 0 ] || configs=(small defconfig)
 runs=${KMS_RELINK_RUNS:-3}
-gen=$bench_top/build/kallmodsyms-gen
 touched=init/calibrate.c
 
-# relink1 BUILD [GEN]: seconds to rebuild BUILD's vmlinux once after
-# touching $touched.
+# relink1 BUILD: seconds to rebuild BUILD's vmlinux once after touching
+# $touched.
 relink1() {
 	local out=$1 src vars
 	src=$(readlink -f "$out/source")
@@ -37,7 +35,7 @@ relink1() {
 	seconds env PATH="/usr/lib/ccache:$PATH" \
 		CCACHE_DIR="$kms_ccache" \
 		make -s -C "$src" O="$out" ARCH=x86_64 \
-		KALLMODSYMS_GEN="${2:-$gen}" ${vars[@]+"${vars[@]}"} \
+		${vars[@]+"${vars[@]}"} \
 		-j"$(nproc)" vmlinux
 }
 
@@ -45,35 +43,23 @@ row_header "vmlinux rebuild after touching $touched, seconds"
 for c in "${configs[@]}"; do
 	with=$(tests/kernel/build.sh "$c")
 	without=$(tests/kernel/build.sh "$c-nokms")
-	# One untimed round warms the page cache and ccache for all three;
-	# then the rows take turns, each round in another order, so that no
-	# row gains from always following another (run in sequence, the
-	# last row came out 5-18% faster than the peer it was measured
+	# One untimed round warms the page cache and ccache for both; then
+	# the rows take turns, each round in the other order, so that
+	# neither gains from always following the other (run in sequence,
+	# the last row came out 5-18% faster than the peer it was measured
 	# against, which cannot be real).
 	relink1 "$without" > /dev/null
 	relink1 "$with" > /dev/null
-	# A tree with its own generator runs no KALLMODSYMS_GEN: no third row.
-	external=1
-	[ ! -d "$(readlink -f "$with/source")/scripts/kallmodsyms" ] || external=
-	a=() b=() m=()
+	a=() b=()
 	for ((i = 0; i < runs; i++)); do
-		case $((i % 3)) in
-		0) a+=("$(relink1 "$without")")
-		   b+=("$(relink1 "$with")")
-		   [ -z "$external" ] || m+=("$(relink1 "$with" "$gen --modularity")") ;;
-		1) b+=("$(relink1 "$with")")
-		   [ -z "$external" ] || m+=("$(relink1 "$with" "$gen --modularity")")
-		   a+=("$(relink1 "$without")") ;;
-		2) [ -z "$external" ] || m+=("$(relink1 "$with" "$gen --modularity")")
-		   a+=("$(relink1 "$without")")
-		   b+=("$(relink1 "$with")") ;;
-		esac
+		if ((i % 2)); then
+			b+=("$(relink1 "$with")")
+			a+=("$(relink1 "$without")")
+		else
+			a+=("$(relink1 "$without")")
+			b+=("$(relink1 "$with")")
+		fi
 	done
 	row "$c: with CONFIG_KALLMODSYMS" "$(median "${b[@]}")" \
 		"$(median "${a[@]}")" s
-	[ -z "$external" ] ||
-		row "$c: ...analysing Kconfig/Makefiles at each link" \
-			"$(median "${m[@]}")" "$(median "${a[@]}")" s
-	# Leave the tree as the cache had it: linked by the plain generator.
-	relink1 "$with" > /dev/null
 done

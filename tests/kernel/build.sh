@@ -114,14 +114,11 @@ dir=$cache/linux-$version-$config_name
 src=$dir/src
 out=$dir/build
 
-# A series that runs kallmodsyms-gen in kbuild (6.1's) gets this checkout's,
-# built first: KALLMODSYMS_GEN names it, and a change to it only relinks
-# vmlinux (the stamp records which generator linked it).  One that carries
-# its own scripts/kallmodsyms (6.12's) ignores KALLMODSYMS_GEN: its
-# generator is in the patches, and so in the key (scripts/lint checks that
-# it is scripts/export-kernel-gen.sh's copy of these sources).
-make -C "$top" -s build/kallmodsyms-gen >&2
-gen=$top/build/kallmodsyms-gen
+# The series builds its own generator, scripts/kallmodsyms, from its
+# kbuild patch, and so it is in the key (scripts/lint checks that it is
+# scripts/export-kernel-gen.sh's copy of these sources).  The stamp still
+# records the sources: a build whose series predates a change to them is
+# relinked (by the series' own program, which the next series replaces).
 gen_hash=$(cat "$top"/sidecar/*/*.[ch] "$top"/sidecar/*/*.mk \
 	"$top"/sidecar/include/kms/*.h | sha256sum | cut -c1-16)
 
@@ -209,7 +206,7 @@ fi
 mkdir -p "$out"
 kmake() {
 	kms_make -C "$src" O="$out" "${make_arch[@]}" \
-		KALLMODSYMS_GEN="$gen" ${make_vars[@]+"${make_vars[@]}"} \
+		${make_vars[@]+"${make_vars[@]}"} \
 		-j"$jobs" "$@"
 }
 

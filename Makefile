@@ -288,6 +288,9 @@ CRASH_DEFS := /usr/include/crash/defs.h
 CRASH_EXT := $(O)/crash/kallmodsyms.so
 CRASH_ARCH := $(shell uname -m | sed -e 's/x86_64/X86_64/' -e 's/aarch64/ARM64/')
 PIC_LIB_OBJS := $(LIB_SRCS:%.c=$(O)/pic/%.o)
+# The note is read from the vmlinux file crash was given (libelf).
+PIC_INPUTS_OBJS := $(O)/pic/sidecar/inputs/elf_file.o \
+		   $(O)/pic/sidecar/inputs/source.o
 ifneq ($(wildcard $(CRASH_DEFS)),)
 ifneq ($(SANITIZE),1)
 all: $(CRASH_EXT)
@@ -302,9 +305,9 @@ $(O)/pic/%.o: %.c Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(PIC_CFLAGS) -c -o $@ $<
 
-$(CRASH_EXT): crash-extension/kallmodsyms.c $(PIC_LIB_OBJS)
+$(CRASH_EXT): crash-extension/kallmodsyms.c $(PIC_INPUTS_OBJS) $(PIC_LIB_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(PIC_CFLAGS) -D$(CRASH_ARCH) -shared $(ALL_LDFLAGS) -o $@ \
-		$(filter %.c %.o,$^) -lzstd
+		$(filter %.c %.o,$^) -lelf -lzstd
 
--include $(PIC_LIB_OBJS:.o=.d) $(CRASH_EXT:.so=.d)
+-include $(PIC_LIB_OBJS:.o=.d) $(PIC_INPUTS_OBJS:.o=.d) $(CRASH_EXT:.so=.d)

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A crash extension: the built-in module and object file of kernel
- * addresses and symbols, from the kallmodsyms note in the dumped kernel's
- * own memory (between __start_kallmodsyms and __stop_kallmodsyms, or in
- * .notes for a kernel that kept it there), decoded by the format library
- * every C reader uses.
+ * addresses and symbols, from the kallmodsyms note in the vmlinux file crash
+ * was given (the dumped kernel freed its copy after boot), once the dump's
+ * linux_banner has said the file is the dumped kernel's, decoded by the
+ * format library every C reader uses.
  *
  *   crash> extend /path/to/kallmodsyms.so
  *   crash> kms lookup ADDR|SYMBOL...   sym+off/size [mod] {obj}
@@ -17,91 +17,83 @@
 #include <crash/defs.h>
 
 #include <kms/annotate.h>
-#include <kms/blob.h>
-#include <kms/note.h>
+#include <kms/elf_file.h>
 #include <kms/error.h>
-#include <kms/format.h>
+#include <kms/source.h>
 #include <kms/tables.h>
+
+/* At most this much of linux_banner is compared: all of it, in practice. */
+#define BANNER_MAX 512
 
 static struct kms_tables *kms_tables;
 static ulong kms_text;
 
 /*
- * The bounds of the kernel's note section, by vmlinux's symbols: its own
- * section, or .notes where a kernel kept the note there (FORMAT.md 1).
+ * Refuse, said, a vmlinux that is not the dumped kernel's: its
+ * linux_banner against the dump's, at crash's (relocated) symbol.  The
+ * tables come from the file, so they describe the dump only if it is the
+ * file's.
  */
-static bool note_bounds(ulong *start, ulong *stop)
+static bool same_banner(struct kms_elf *elf)
 {
-	static const char *const pairs[][2] = {
-		{ KMS_TABLES_START_SYMBOL, KMS_TABLES_STOP_SYMBOL },
-		{ KMS_NOTES_START_SYMBOL, KMS_NOTES_STOP_SYMBOL },
-	};
-	size_t i;
+	const unsigned char *want = NULL;
+	struct kms_error *err;
+	char got[BANNER_MAX];
+	uint64_t link, size;
+	size_t n;
 
-	for (i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
-		if (symbol_exists((char *)pairs[i][0]) &&
-		    symbol_exists((char *)pairs[i][1])) {
-			*start = symbol_value((char *)pairs[i][0]);
-			*stop = symbol_value((char *)pairs[i][1]);
-			return true;
+	err = kms_elf_symbol(elf, "linux_banner", &link);
+	/* As much of it as its section holds, up to BANNER_MAX bytes. */
+	for (size = BANNER_MAX; !err && size; size /= 2) {
+		err = kms_elf_bytes_at(elf, link, size, &want);
+		if (err && size > 1) {
+			kms_error_destroy(err);
+			err = NULL;
+			continue;
 		}
+		break;
 	}
-	error(INFO, "vmlinux has neither %s and %s nor %s and %s\n",
-	      KMS_TABLES_START_SYMBOL, KMS_TABLES_STOP_SYMBOL,
-	      KMS_NOTES_START_SYMBOL, KMS_NOTES_STOP_SYMBOL);
-	return false;
+	if (err) {
+		error(INFO, "%s\n", err->message);
+		kms_error_destroy(err);
+		return false;
+	}
+	n = strnlen((const char *)want, size);
+	if (!symbol_exists("linux_banner") ||
+	    !readmem(symbol_value("linux_banner"), KVADDR, got, n,
+		     "linux_banner", RETURN_ON_ERROR | QUIET) ||
+	    memcmp(want, got, n)) {
+		error(INFO, "%s is not the dumped kernel's vmlinux (its linux_banner differs)\n",
+		      elf->path);
+		return false;
+	}
+	return true;
 }
 
-/* The kernel's note section as the dump holds it: NULL on error, said. */
-static char *read_notes(size_t *ret_size)
-{
-	ulong start, stop;
-	char *buf;
-
-	if (!note_bounds(&start, &stop))
-		return NULL;
-	if (stop <= start || stop - start > 16 << 20) {
-		error(INFO, "implausible note section at %lx-%lx\n", start,
-		      stop);
-		return NULL;
-	}
-	buf = malloc(stop - start);
-	if (!buf) {
-		error(INFO, "out of memory\n");
-		return NULL;
-	}
-	if (!readmem(start, KVADDR, buf, stop - start, "kernel notes",
-		     RETURN_ON_ERROR | QUIET)) {
-		error(INFO, "the dump has no bytes of the note section at %lx\n",
-		      start);
-		free(buf);
-		return NULL;
-	}
-	*ret_size = stop - start;
-	return buf;
-}
-
-/* Decode the note once per session: false, said, when it cannot be. */
+/*
+ * Decode the note of the vmlinux file once per session: false, said, when
+ * it cannot be.  The dumped kernel freed its own copy of the note after
+ * boot (FORMAT.md 5); the file's is the one it checked.
+ */
 static bool load_tables(void)
 {
 	struct kms_error *err;
-	const void *desc;
-	size_t size, desc_size;
-	char *notes;
+	struct kms_elf *elf;
 
 	if (kms_tables)
 		return true;
-	notes = read_notes(&size);
-	if (!notes)
+	err = kms_elf_open(pc->namelist, &elf);
+	if (err) {
+		error(INFO, "%s\n", err->message);
+		kms_error_destroy(err);
 		return false;
-	err = kms_note_find(notes, size, "the kernel's .notes", &desc,
-			    &desc_size);
-	if (!err && !desc)
-		err = kms_error_new(KMS_ERR_NO_NOTE, "the kernel's .notes hold no kallmodsyms note: built without CONFIG_KALLMODSYMS?");
-	if (!err)
-		err = kms_blob_decode(desc, desc_size, "the kernel's note",
-				      &kms_tables);
-	free(notes);
+	}
+	if (!same_banner(elf)) {
+		kms_elf_close(elf);
+		return false;
+	}
+	err = kms_tables_from_elf(elf, &kms_tables);
+	kms_elf_close(elf);
 	if (err) {
 		error(INFO, "%s\n", err->message);
 		kms_error_destroy(err);
@@ -195,7 +187,7 @@ static char *help_kms[] = {
 	"kms",
 	"built-in module and object file of kernel addresses (kallmodsyms)",
 	"lookup ADDR|SYMBOL... | sym NAME",
-	"  From the kallmodsyms note in the dumped kernel's memory:",
+	"  From the kallmodsyms note in the vmlinux file:",
 	"    lookup  each address or symbol as sym+off/size [mod] {obj}",
 	"    sym     every symbol called NAME, as /proc/kallmodsyms lists it",
 	NULL

@@ -21,11 +21,11 @@ In a drgn session (sys.path gaining this directory):
 (for a task running on a CPU, prog.crashed_thread() among them, the
 frames of thread_trace(prog, thread, Vmcore(path)): see thread_trace).
 
-The tables are decoded from the note in the kernel's own memory (its
-section .note.kallmodsyms), in the dump, and the symbols come from the
-kernel's kallsyms in the dump, found through vmlinux's symbols and the
-dump's KASLR offset: listing and lookups
-need no DWARF.  drgn 0.0.22 loads no vmlinux without DWARF, so then the
+The tables are decoded from the note in the vmlinux file (--vmlinux, or
+the file drgn loaded with -s), since a running kernel frees its note
+after boot; the dump's linux_banner must be the file's.  The symbols come
+from the kernel's kallsyms in the dump, found through vmlinux's symbols
+and the dump's KASLR offset: listing and lookups need no DWARF.  drgn 0.0.22 loads no vmlinux without DWARF, so then the
 symbols come from the file (--vmlinux) and the offset from the dump's
 VMCOREINFO (--vmcore), whose build id must be the file's.  Stack traces
 are drgn's own unwinding, which needs vmlinux's DWARF (the task
@@ -70,8 +70,10 @@ class Kernel:
             self.elf = ElfFile(vmlinux)
             vmcore.check_vmlinux(self.elf)
             self.offset = vmcore.kaslr_offset()
-        path = vmlinux or "vmlinux"
-        self.tables = image.memory_tables(self, self.byteorder, path)
+        # The note in the file: the kernel freed its own after boot.
+        file = self.elf or ElfFile(_vmlinux_path(vmlinux))
+        image.check_banner(self, file, "the kernel in the dump")
+        self.tables = image.file_tables(file)
         self.symbols = kallsyms.read_symbols(self, self.pointer_size,
                                              self.byteorder)
         self.text = self.symbol("_text")
@@ -98,6 +100,27 @@ class Kernel:
     def describe(self, addr, call=False):
         return image.describe(self.tables, self.symbols, self.text, addr,
                               self.percpu, call)
+
+
+def _vmlinux_path(given):
+    """The vmlinux file: @given (--vmlinux), else the file drgn loaded
+    the symbols of (-s/--symbols on drgn's own command line: drgn 0.0.22
+    does not say which file it loaded)."""
+    if given is not None:
+        return given
+    try:
+        with open("/proc/self/cmdline", "rb") as f:
+            words = [w.decode(errors="replace")
+                     for w in f.read().split(b"\0")]
+    except OSError:
+        words = []
+    for i, word in enumerate(words):
+        if word in ("-s", "--symbols") and i + 1 < len(words):
+            return words[i + 1]
+        if word.startswith("--symbols="):
+            return word[len("--symbols="):]
+    raise KmsError("the tables are read from the vmlinux file: give "
+                   "--vmlinux VMLINUX before the command")
 
 
 def kernel(prog, vmlinux=None, vmcore=None):

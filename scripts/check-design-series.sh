@@ -12,7 +12,8 @@
 #
 #   - NNNN *subject*: what it does ...
 #
-# with NNNN the number the patch's file name starts with and subject its
+# with NNNN the number the patch's file name starts with (and a letter,
+# for a patch put between two numbered ones) and subject its
 # Subject: line as git mailinfo reads it ("[PATCH v3 01/13]" dropped).
 # The list ends at the next line naming a series file or at a heading;
 # an item's further lines are free text.
@@ -37,9 +38,9 @@ for series in kernel-patches/*/series; do
 	have=$(awk -v marker="\`$series\`" '
 		index($0, marker) { on = 1; next }
 		on && (/^#/ || /`kernel-patches\/[^`]*\/series`/) { exit }
-		on && /^- [0-9][0-9][0-9][0-9] \*/ {
-			n = substr($0, 3, 4)
-			s = substr($0, 9)
+		on && /^- [0-9][0-9][0-9][0-9][a-z]? \*/ {
+			n = $2
+			s = substr($0, length(n) + 5)
 			end = index(s, "*:")
 			if (!end && substr(s, length(s)) == "*")
 				end = length(s)

@@ -39,10 +39,10 @@ of one name.  PATTERN is a symbol name or a glob (fnmatch).
   -m, --module MODULE    only symbols of this built-in module
   -o, --objfile OBJFILE  only symbols printed with this {objfile}
   -c, --count            print how many lines match instead of the lines
-  --file                 use the tables of the vmlinux file, not the
+  --file                 the symbols of the vmlinux file, not the
                          kernel's; without a target, list the file alone
-The tables are read from the stopped kernel's memory, or from the note in
-vmlinux before the kernel has read them; addresses are the running kernel's,
+The tables are the note's in the vmlinux file (a running kernel frees its
+own copy after boot); symbols and addresses are the running kernel's,
 KASLR included.  Loadable modules' symbols are not listed."""
 
     def __init__(self):

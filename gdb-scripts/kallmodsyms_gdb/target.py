@@ -172,26 +172,21 @@ class Kernel:
     def tables(self):
         """The tables the kernel uses, and a notice to print, or None.
 
-        What a running kernel keeps of its tables is its own (FORMAT.md
-        5): they are decoded from the note in its section, which is read
-        here from the kernel's memory and judged as the kernel judged it
-        at boot.
+        They are decoded from the note in the vmlinux file, judged as the
+        kernel judged it at boot: a running kernel frees its note after
+        boot and keeps the tables in a form of its own (FORMAT.md 5).  The
+        kernel is the file's: its KASLR shift was found by the file's
+        linux_banner in its memory.
         """
-        if self.use_file or not self.live:
+        try:
             return self.file_tables(), None
-        # The note is read-only in a running kernel: one read per image
-        # (file, build and KASLR shift) in this inferior, not per command.
-        st = os.stat(self.elf.path)
-        key = ("memory", gdb.selected_inferior().num, self.elf.path,
-               st.st_mtime_ns, self.offset)
-        if key not in _tables_cache:
-            try:
-                _tables_cache[key] = image.memory_tables(
-                    self, self.byteorder, self.elf.path, self.file_tables)
-            except image.NoNotesError as e:
-                raise KmsError("%s; --file reads the note in the file" % e) \
-                    from None
-        return _tables_cache[key], None
+        except image.NoNoteError:
+            raise
+        except KmsError as e:
+            if self.use_file or not self.live:
+                raise
+            raise KmsError("%s (the kernel refused it too, and logged "
+                           "\"kallmodsyms: disabled: ...\")" % e) from None
 
     def modules_loaded(self):
         """Whether the kernel's list of loadable modules is not empty."""

@@ -7,16 +7,26 @@ they read memory and find symbols; they hand this module a reader:
     reader.symbol(name)   the runtime address of a vmlinux symbol, or None
     reader.read(addr, n)  n bytes of the kernel's memory (KmsError if not)
 
-and it finds the note in the kernel's .notes, judges it as the kernel
-judged it at boot (blob.py), reads the kernel's kallsyms (kallsyms.py) and
-names addresses as /proc/kallmodsyms and the inspector do.
+and it reads the kernel's kallsyms (kallsyms.py) and names addresses as
+/proc/kallmodsyms and the inspector do.  The tables come from the note in
+the vmlinux file (file_tables), judged as the kernel judged it at boot
+(blob.py): a running kernel frees its note after boot (FORMAT.md 5), so
+its memory is read for kallsyms and the KASLR shift only, once
+check_banner() has said the kernel is the file's.
 """
 
 import fnmatch
 
 from .blob import KmsError, Tables, decode, find_note
-from .constants import (NOTES_START_SYMBOL, NOTES_STOP_SYMBOL,
-                        TABLES_START_SYMBOL, TABLES_STOP_SYMBOL)
+
+# At most this many bytes of linux_banner are compared, up to its NUL: the
+# release, the builder, the compiler, the build's number and time, which
+# tell two builds of one tree apart.
+BANNER_MAX = 512
+
+
+class NoNoteError(KmsError):
+    """The vmlinux file has no kallmodsyms note."""
 
 
 def file_tables(elf):
@@ -27,7 +37,7 @@ def file_tables(elf):
         if desc is not None:
             break
     if desc is None:
-        raise KmsError("%s has no kallmodsyms note: built without "
+        raise NoNoteError("%s has no kallmodsyms note: built without "
                        "CONFIG_KALLMODSYMS?" % elf.path)
     try:
         return Tables(decode(desc))
@@ -35,49 +45,25 @@ def file_tables(elf):
         raise KmsError("%s: %s" % (elf.path, e)) from None
 
 
-class NoNotesError(KmsError):
-    """vmlinux's symbols do not say where the kernel's note lies."""
-
-
-def notes_range(reader, path):
-    """[start, stop) of the kernel's note section, by vmlinux's own symbols:
-    its own section, or .notes where a kernel kept the note there
-    (FORMAT.md 1)."""
-    for first, last in ((TABLES_START_SYMBOL, TABLES_STOP_SYMBOL),
-                        (NOTES_START_SYMBOL, NOTES_STOP_SYMBOL)):
-        start = reader.symbol(first)
-        stop = reader.symbol(last)
-        if start is not None and stop is not None and stop >= start:
-            return start, stop
-    raise NoNotesError("%s has neither %s and %s nor %s and %s to find the "
-                       "kernel's note" % (path, TABLES_START_SYMBOL,
-                                          TABLES_STOP_SYMBOL,
-                                          NOTES_START_SYMBOL,
-                                          NOTES_STOP_SYMBOL))
-
-
-def memory_tables(reader, byteorder, path, file_has_note=None):
-    """The tables of the note in the kernel's memory, as the kernel reads
-    them at boot (what it keeps is its own: FORMAT.md 5).  @file_has_note, if
-    given, is called when memory holds no note, to tell "built without"
-    from "not this kernel"."""
-    start, stop = notes_range(reader, path)
-    data = b""
-    while len(data) < stop - start:
-        data += reader.read(start + len(data), stop - start - len(data))
-    desc = find_note(data, byteorder)
-    if desc is None:
-        if file_has_note is not None:
-            file_has_note()
-        raise KmsError("the kernel's notes at %#x hold no kallmodsyms "
-                       "note, though %s has one: not the kernel of this "
-                       "file?" % (start, path))
+def check_banner(reader, elf, where="the kernel"):
+    """Refuse unless @reader's kernel is the one of @elf (elf.ElfFile): its
+    linux_banner, at the file's symbol moved as @reader moves symbols,
+    holds the file's bytes.  The tables come from the file (the running
+    kernel freed its note after boot: FORMAT.md 5), so they describe the
+    kernel read only if it is the file's."""
+    link = elf.symbol("linux_banner")
+    runtime = reader.symbol("linux_banner")
+    want = link is not None and elf.read(link, BANNER_MAX, partial=True)
+    if not want or runtime is None:
+        raise KmsError("%s: no linux_banner; is it a vmlinux?" % elf.path)
+    want = want.split(b"\0")[0] + b"\0"
     try:
-        return Tables(decode(desc))
-    except KmsError as e:
-        raise KmsError("the kernel's note at %#x: %s (the kernel "
-                       "refused it too, and logged \"kallmodsyms: "
-                       "disabled: ...\")" % (start, e)) from None
+        got = reader.read(runtime, len(want))
+    except KmsError:
+        got = None
+    if got != want:
+        raise KmsError("%s is not the kernel of %s (its linux_banner "
+                       "differs)" % (where, elf.path))
 
 
 def percpu_start(symbols):

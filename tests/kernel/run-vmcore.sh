@@ -166,7 +166,7 @@ if command -v crash > /dev/null; then
 		fail "lookup of crash's addresses"
 	assert_same lookups crash-lookups "crash's sym + lookup --vmcore vs /proc/kallmodsyms"
 	# The extension (crash-extension/), when built: crash's own symbols
-	# annotated from the note in the dump, as /proc/kallmodsyms has them.
+	# annotated from the note in vmlinux, as /proc/kallmodsyms has them.
 	ext=$KMS_BUILD/crash/kallmodsyms.so
 	if [ -f "$ext" ]; then
 		crash_run stopped.core "extend $ext" 'kms sym kms_sample_show' \

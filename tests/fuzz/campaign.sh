@@ -10,20 +10,21 @@
 # libFuzzer gave them), new ones have libFuzzer's.  The run's files are
 # in build-fuzz/campaign/: logs/, artifacts/T/ (crashes: move each to
 # tests/fuzz/regressions/T/ once fixed).  The targets run one after the
-# other.
+# other; to run several at once, start one campaign per group of targets,
+# each with its own KMS_CAMPAIGN_DIR (default build-fuzz/campaign).
 #
 # Prints, on stdout, a Markdown table for bench/RESULTS.md: per target the
 # executions, the coverage of libFuzzer's final stats line (cov: edges,
 # ft: features), the kept corpus's files before and after and its size,
 # and the crashes.  Progress goes to stderr.  Exits 1 if a target crashed.
 #
-# usage: [FUZZ_SECONDS=N] tests/fuzz/campaign.sh TARGET...
+# usage: [FUZZ_SECONDS=N] [KMS_CAMPAIGN_DIR=DIR] tests/fuzz/campaign.sh TARGET...
 
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 bin=${KMS_FUZZ_OUT:-$top/build-fuzz}
 secs=${FUZZ_SECONDS:-3600}
-work=$bin/campaign
+work=${KMS_CAMPAIGN_DIR:-$bin/campaign}
 [ $# -gt 0 ] || { echo "usage: [FUZZ_SECONDS=N] $0 TARGET..." >&2; exit 2; }
 
 rm -rf "$work"

@@ -42,13 +42,11 @@ series=$top/kernel-patches/$version
 scratch=${1:-$kms_cache/check-each-$version}
 tarball=${KERNEL_TARBALL:-/usr/src/linux-source-$version.tar.xz}
 
-make -C "$top" -s build/kallmodsyms-gen
 rm -rf "$scratch/src" "$scratch/build"
 mkdir -p "$scratch/src" "$scratch/build"
 tar -xf "$tarball" -C "$scratch/src" --strip-components=1
 kmake() {
-	kms_make -C "$scratch/src" O="$scratch/build" \
-		ARCH=x86_64 KALLMODSYMS_GEN="$top/build/kallmodsyms-gen" \
+	kms_make -C "$scratch/src" O="$scratch/build" ARCH=x86_64 \
 		-j"$(nproc)" "$@"
 }
 kmake tinyconfig > /dev/null

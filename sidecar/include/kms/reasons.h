@@ -32,6 +32,7 @@
 	X(BAD_OBJECT, "bad-object", "an object is malformed")		\
 	X(UNKNOWN_CLASS, "unknown-class", "a section's class is unknown") \
 	X(BAD_SECTION, "bad-section", "the sections are malformed")	\
-	X(BAD_RANGE, "bad-range", "a range is malformed")
+	X(BAD_RANGE, "bad-range", "a range is malformed")		\
+	X(BAD_PATHS, "bad-paths", "the paths image is malformed")
 
 #endif /* KMS_REASONS_H */

@@ -41,7 +41,8 @@ def _load():
         sys.path.insert(0, d)
     # Imported, or reloaded when the script is sourced again (after
     # editing it), dependencies first.
-    for name in ("kallmodsyms.constants", "kallmodsyms.blob",
+    for name in ("kallmodsyms.constants", "kallmodsyms.errors",
+                 "kallmodsyms.paths", "kallmodsyms.blob",
                  "kallmodsyms.elf", "kallmodsyms.kallsyms",
                  "kallmodsyms.symspec", "kallmodsyms.image",
                  "kallmodsyms_gdb.target", "kallmodsyms_gdb.commands"):

@@ -13,16 +13,19 @@ import subprocess
 
 try:
     from .constants import (BASE_PERCPU, BASE_TEXT, CLASS_PERCPU,
-                            FLAGS_REQUIRED, HEADER_SIZE, IMAGE_HEADER_SIZE,
-                            IMAGE_MAX_SIZE, MAGIC, NARROW_OBJECTS_MAX, NONE,
-                            NONE16, NOTE_NAME, NOTE_TYPE, NR_CLASSES,
-                            OBJECT_SIZE, REASONS, SECTION_SIZE, START_SIZE,
-                            VERSION)
+                            FLAGS_REQUIRED, HDR_RESERVED, HEADER_SIZE,
+                            IMAGE_HEADER_SIZE, IMAGE_MAX_SIZE, MAGIC,
+                            NARROW_OBJECTS_MAX, NONE, NONE16, NOTE_NAME,
+                            NOTE_TYPE, NR_CLASSES, OBJECT_SIZE,
+                            PATHS_HEADER_SIZE, PATHS_MAX_SIZE, SECTION_SIZE,
+                            START_SIZE, VERSION)
 except ImportError:
     raise ImportError("python/kallmodsyms/constants.py is missing: it "
                       "is generated from sidecar/include/kms/format.h "
                       "and reasons.h, "
                       "run make in the kallmodsyms checkout") from None
+from .errors import KmsError
+from .paths import Paths, column
 
 # The section classes of FORMAT.md 3.1, by number.
 CLASS_NAMES = ("text", "init-text", "rodata", "ro-after-init", "data",
@@ -45,18 +48,6 @@ _ZSTD_SKIPPABLE_MAGIC = 0x184D2A50
 DECOMPRESSORS = ("zstandard", "program")
 
 
-class KmsError(Exception):
-    """A problem with the input, phrased for the user (one line).  When it
-    is a refused blob, reason is its class: one of REASONS, FORMAT.md 7's
-    words, made from the C list (kms/reasons.h) into constants.py."""
-
-    def __init__(self, message, reason=None):
-        super().__init__(message)
-        if reason is not None and reason not in REASONS:
-            raise ValueError("%r is not a reason of FORMAT.md 7" % reason)
-        self.reason = reason
-
-
 def find_note(notes, byteorder="<"):
     """The descriptor of the kallmodsyms note in the bytes of a note section,
     or None.  Other notes are skipped by the usual ELF rules."""
@@ -74,14 +65,21 @@ def find_note(notes, byteorder="<"):
     return None
 
 
-def _frame_content_size(payload):
-    """The content size the payload's one zstd frame declares; KmsError
-    unless the payload is exactly one frame that declares it (the checks
-    of libzstd's ZSTD_getFrameHeader() and ZSTD_findFrameCompressedSize(),
-    made here so that every way of decompressing sees the same frame)."""
+# The frames of a blob (FORMAT.md 2), as messages name them: the frame,
+# the size it must decompress to, the frame to zstd.
+_FRAMES = (("payload", "image size", "zstd frame"),
+           ("paths frame", "paths image size", "paths zstd frame"))
+
+
+def _frame_content_size(payload, names):
+    """The content size the frame's bytes @payload declare; KmsError
+    unless they are exactly one frame that declares it (the checks of
+    libzstd's ZSTD_getFrameHeader() and ZSTD_findFrameCompressedSize(),
+    made here so that every way of decompressing sees the same frame).
+    @names: the frame's in _FRAMES."""
     def bad(what):
-        return KmsError("payload is not one zstd frame of the image size: "
-                        + what, "bad-frame")
+        return KmsError("%s is not one zstd frame of the %s: %s"
+                        % (names[0], names[1], what), "bad-frame")
     if len(payload) < 4:
         raise bad("%u bytes" % len(payload))
     magic, = struct.unpack_from("<I", payload, 0)
@@ -132,9 +130,9 @@ def _zstd_module():
     return zstandard
 
 
-def _decompress(payload, image_size, decompressor):
-    """The image of a payload whose frame _frame_content_size() checked;
-    KmsError unless it decompresses to exactly image_size bytes."""
+def _decompress(payload, image_size, names, decompressor):
+    """The image of a frame that _frame_content_size() checked; KmsError
+    unless it decompresses to exactly image_size bytes."""
     if decompressor not in (None,) + DECOMPRESSORS:
         raise ValueError("decompressor %r is none of %s"
                          % (decompressor, ", ".join(DECOMPRESSORS)))
@@ -148,7 +146,7 @@ def _decompress(payload, image_size, decompressor):
             image = zstandard.ZstdDecompressor().decompress(
                 payload, max_output_size=image_size)
         except zstandard.ZstdError as e:
-            raise KmsError("zstd frame does not decompress: %s" % e,
+            raise KmsError("%s does not decompress: %s" % (names[2], e),
                            "bad-zstd") from None
     else:
         try:
@@ -159,39 +157,67 @@ def _decompress(payload, image_size, decompressor):
             raise KmsError("cannot decompress: no Python zstandard module "
                            "(python3-zstandard) and no zstd program") from None
         if proc.returncode:
-            raise KmsError("zstd frame does not decompress", "bad-zstd")
+            raise KmsError("%s does not decompress" % names[2], "bad-zstd")
         image = proc.stdout
     if len(image) != image_size:
-        raise KmsError("zstd frame decompresses to %u bytes, not %u"
-                       % (len(image), image_size), "bad-zstd")
+        raise KmsError("%s decompresses to %u bytes, not %u"
+                       % (names[2], len(image), image_size), "bad-zstd")
     return image
 
 
-def decode(desc, decompressor=None):
-    """The image (bytes) of a blob, in its stored form (FORMAT.md 3.8):
-    header checks, then the one zstd frame, decompressed and its checksum
-    verified (FORMAT.md 2).
-    decompressor: one of DECOMPRESSORS to force a way, None for the best."""
+def _frames(desc):
+    """The bytes of a blob's two frames, each with the size of its image
+    ((image frame, image_size), (paths frame, paths_image_size)), once
+    the header has passed FORMAT.md 2's checks."""
     if desc is None:
         raise KmsError("no kallmodsyms note", "no-note")
     if len(desc) < HEADER_SIZE or desc[:4] != MAGIC:
         raise KmsError("bad note header", "bad-header")
-    version, header_size, flags, payload_size, image_size = \
-        struct.unpack_from("<HHIII", desc, 4)
+    (version, header_size, flags, payload_size, image_size, paths_size,
+     paths_image_size) = struct.unpack_from("<HHIIIII", desc, 4)
     if version != VERSION:
         raise KmsError("format version %u, these helpers read version %u"
                        % (version, VERSION), "bad-version")
+    paths_at = HEADER_SIZE + payload_size
     if (header_size != HEADER_SIZE or flags != FLAGS_REQUIRED or
-            any(desc[20:HEADER_SIZE]) or
+            any(desc[HDR_RESERVED:HEADER_SIZE]) or
             payload_size > len(desc) - HEADER_SIZE or
-            any(desc[HEADER_SIZE + payload_size:]) or
-            image_size < IMAGE_HEADER_SIZE or image_size > IMAGE_MAX_SIZE):
+            paths_size > len(desc) - paths_at or
+            any(desc[paths_at + paths_size:]) or
+            not IMAGE_HEADER_SIZE <= image_size <= IMAGE_MAX_SIZE or
+            not PATHS_HEADER_SIZE <= paths_image_size <= PATHS_MAX_SIZE):
         raise KmsError("bad note header", "bad-header")
-    payload = bytes(desc[HEADER_SIZE:HEADER_SIZE + payload_size])
-    if _frame_content_size(payload) != image_size:
-        raise KmsError("payload is not one zstd frame of the image size",
+    return ((bytes(desc[HEADER_SIZE:paths_at]), image_size),
+            (bytes(desc[paths_at:paths_at + paths_size]), paths_image_size))
+
+
+def _expand(frames, k, decompressor):
+    """Frame @k of _frames(), checked and decompressed (FORMAT.md 2)."""
+    payload, size = frames[k]
+    if _frame_content_size(payload, _FRAMES[k]) != size:
+        raise KmsError("%s is not one zstd frame of the %s" % _FRAMES[k][:2],
                        "bad-frame")
-    return _decompress(payload, image_size, decompressor)
+    return _decompress(payload, size, _FRAMES[k], decompressor)
+
+
+def decode(desc, decompressor=None):
+    """The image (bytes) of a blob, in its stored form (FORMAT.md 3.8):
+    header checks, then the image's zstd frame, decompressed and its
+    checksum verified (FORMAT.md 2).  The paths frame is not looked at:
+    load() is the whole blob.
+    decompressor: one of DECOMPRESSORS to force a way, None for the best."""
+    return _expand(_frames(desc), 0, decompressor)
+
+
+def load(desc, decompressor=None):
+    """The checked Tables of a blob, its paths image included, in
+    FORMAT.md 2's order: the header, the image's frame, the image
+    (3-3.8), then the paths frame and the paths image (3.9).
+    decompressor: as decode()'s."""
+    frames = _frames(desc)
+    tables = Tables(_expand(frames, 0, decompressor))
+    tables.paths_image = Paths(_expand(frames, 1, decompressor))
+    return tables
 
 
 # A string table byte that is neither NUL nor printable ASCII (FORMAT.md 3.4).
@@ -233,7 +259,11 @@ def _arrays(image):
 class Tables:
     """The checked tables of one image (FORMAT.md section 3): as decode()
     returns it, in its stored form (3.8), or restored, as a kernel keeps
-    it in memory (section 5) with stored=False."""
+    it in memory (section 5) with stored=False.  load() adds the blob's
+    checked paths image (3.9) as paths_image, which paths and path_at()
+    read; Tables made from an image alone have none."""
+
+    paths_image = None
 
     def __init__(self, image, stored=True):
         image = bytes(image)
@@ -309,19 +339,14 @@ class Tables:
     def _restore(self, image, starts_off, robj_off, nr_ranges, width):
         """The two range columns of a stored image (FORMAT.md 3.8): byte
         planes transposed back, each section's starts summed."""
-        def column(off, nbytes):
-            planes = [image[off + p * nr_ranges:off + (p + 1) * nr_ranges]
-                      for p in range(nbytes)]
-            return [sum(b << (8 * p) for p, b in enumerate(v))
-                    for v in zip(*planes)]
-        diffs = column(starts_off, 4)
+        diffs = column(image, starts_off, nr_ranges, 4)
         starts = []
         for _cls, first, n, _start, _end in self.sections:
             total = 0
             for d in diffs[first:first + n]:
                 total = (total + d) & 0xFFFFFFFF
                 starts.append(total)
-        return starts, column(robj_off, width)
+        return starts, column(image, robj_off, nr_ranges, width)
 
     def _read_ranges(self, image, starts_off, robj_off, nr_ranges, width,
                      stored):
@@ -393,6 +418,17 @@ class Tables:
                          type_ not in "tTwW"):
             return NONE
         return self.object_at(addr - text)
+
+    @property
+    def paths(self):
+        """The paths image's paths, in its order; [] without one."""
+        return self.paths_image.paths if self.paths_image else []
+
+    def path_at(self, offset):
+        """The full path of the object file of the executable byte at
+        @offset from _text (FORMAT.md 3.9), or None: no path, or no paths
+        image."""
+        return self.paths_image.path_at(offset) if self.paths_image else None
 
     def annotation(self, obj):
         """ "[m1] [m2] {name}" for object @obj, "" for NONE (FORMAT.md 4)."""

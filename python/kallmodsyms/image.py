@@ -17,7 +17,7 @@ check_banner() has said the kernel is the file's.
 
 import fnmatch
 
-from .blob import KmsError, Tables, decode, find_note
+from .blob import KmsError, find_note, load
 
 # At most this many bytes of linux_banner are compared, up to its NUL: the
 # release, the builder, the compiler, the build's number and time, which
@@ -30,7 +30,8 @@ class NoNoteError(KmsError):
 
 
 def file_tables(elf):
-    """The tables of the note in the vmlinux file @elf (elf.ElfFile)."""
+    """The tables of the note in the vmlinux file @elf (elf.ElfFile), its
+    paths image included (blob.load)."""
     desc = None
     for _addr, data in elf.note_sections():
         desc = find_note(data, elf.byteorder)
@@ -40,7 +41,7 @@ def file_tables(elf):
         raise NoNoteError("%s has no kallmodsyms note: built without "
                        "CONFIG_KALLMODSYMS?" % elf.path)
     try:
-        return Tables(decode(desc))
+        return load(desc)
     except KmsError as e:
         raise KmsError("%s: %s" % (elf.path, e)) from None
 

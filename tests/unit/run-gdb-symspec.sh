@@ -61,12 +61,12 @@ c_answers nodwarf > c-nodwarf
 cat > port.py <<'EOF'
 import subprocess, sys
 sys.path.insert(0, sys.argv[1])
-from kallmodsyms.blob import Tables, decode, find_note
+from kallmodsyms.blob import find_note, load
 from kallmodsyms.kallsyms import Symbols
 from kallmodsyms.symspec import SpecError, parse, resolve
 
 image, label, dwarf = sys.argv[2], sys.argv[3], sys.argv[4] == "1"
-tables = Tables(decode(find_note(open("fx.kms", "rb").read())))
+tables = load(find_note(open("fx.kms", "rb").read()))
 addresses, types, names = [], [], []
 for line in open("list"):
     a, t, n = line.split("\t")[0].split()

@@ -121,7 +121,7 @@ ${KMS_PYTHON:-/usr/bin/python3} - "$top/python" "$tmp/fx-all.kms" "$tmp/list-all
 import sys
 sys.path.insert(0, sys.argv[1])
 from kallmodsyms import blob
-t = blob.Tables(blob.decode(blob.find_note(open(sys.argv[2], "rb").read())))
+t = blob.load(blob.find_note(open(sys.argv[2], "rb").read()))
 syms = [line.rstrip("\n").split("\t")[0].split(" ", 2)
         for line in open(sys.argv[3])]
 base = {name: int(a, 16) for a, _, name in syms}

@@ -1,0 +1,94 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The paths image of a kallmodsyms blob (sidecar/FORMAT.md 3.9): the full
+path of the object file of every byte of executable code, by pieces.
+
+Paths(image) takes the paths image as its frame decompresses, in its
+stored form (byte planes, starts as differences), restores it and checks
+every rule of 3.9 before a path is given out: a paths image that breaks
+one is refused with KmsError("bad-paths").  blob.load() makes one for
+the tables it returns, once the image has passed its own checks.
+"""
+
+import bisect
+import re
+import struct
+
+from .constants import NARROW_OBJECTS_MAX, NONE, NONE16, PATHS_HEADER_SIZE
+from .errors import KmsError
+
+# A path byte that is not printable ASCII other than space (FORMAT.md 3.9).
+_NOT_PRINTABLE = re.compile(rb"[^\x21-\x7e]")
+
+
+def column(data, off, n, width):
+    """The @n values of @width bytes that @data stores in byte planes at
+    @off (FORMAT.md 3.8, 3.9): byte i of plane p is byte p of value i."""
+    planes = [data[off + p * n:off + (p + 1) * n] for p in range(width)]
+    return [int.from_bytes(bytes(v), "little") for v in zip(*planes)]
+
+
+def _bad(message):
+    return KmsError("paths image: " + message, "bad-paths")
+
+
+def _strings(data, nr_paths):
+    """The @nr_paths path strings at the end of the paths image, each
+    checked (FORMAT.md 3.9)."""
+    if not data or data[-1] != 0 or data.count(0) != nr_paths:
+        raise _bad("its strings are not %u NUL-terminated strings"
+                   % nr_paths)
+    paths = []
+    for k, raw in enumerate(data[:-1].split(b"\0")):
+        bad = _NOT_PRINTABLE.search(raw)
+        if bad:
+            raise _bad("path %u byte %u is not printable" % (k, bad.start()))
+        if not raw or raw[:1] == b"/" or raw[-1:] == b"/" or b"//" in raw:
+            raise _bad("path %u (\"%s\") is malformed"
+                       % (k, raw.decode("ascii")))
+        paths.append(raw.decode("ascii"))
+    return paths
+
+
+class Paths:
+    """The checked paths image: starts[i] and path_numbers[i] (None: no
+    path) of piece i, end, the paths list, and path_at()."""
+
+    def __init__(self, image):
+        image = bytes(image)
+        if len(image) < PATHS_HEADER_SIZE:
+            raise _bad("%u bytes, shorter than its header" % len(image))
+        n, nr_paths, self.end = struct.unpack_from("<3I", image, 0)
+        if not n or not nr_paths:
+            raise _bad("%u pieces, %u paths: at least one of each"
+                       % (n, nr_paths))
+        width = 2 if nr_paths <= NARROW_OBJECTS_MAX else 4
+        strings = PATHS_HEADER_SIZE + (4 + width) * n
+        if strings > len(image):
+            raise _bad("%u pieces need %u bytes, it has %u"
+                       % (n, strings, len(image)))
+        self.paths = _strings(image[strings:], nr_paths)
+        self.size = len(image)
+        self.starts = []
+        total = 0
+        for d in column(image, PATHS_HEADER_SIZE, n, 4):
+            total = (total + d) & 0xFFFFFFFF
+            self.starts.append(total)
+        none = NONE16 if width == 2 else NONE
+        self.path_numbers = [None if p == none else p for p in
+                             column(image, PATHS_HEADER_SIZE + 4 * n, n,
+                                    width)]
+        for i, (start, path) in enumerate(zip(self.starts,
+                                              self.path_numbers)):
+            if ((i and (start <= self.starts[i - 1] or
+                        path == self.path_numbers[i - 1])) or
+                    start >= self.end or
+                    (path is not None and path >= nr_paths)):
+                raise _bad("piece %u is malformed" % i)
+
+    def path_at(self, offset):
+        """The path of the piece holding @offset from _text, or None: a
+        piece without a path, or outside every piece."""
+        i = bisect.bisect_right(self.starts, offset) - 1
+        if i < 0 or offset >= self.end or self.path_numbers[i] is None:
+            return None
+        return self.paths[self.path_numbers[i]]

@@ -5,10 +5,11 @@
 usage: judge.py GDB_SCRIPTS_DIR {zstandard|program} [-v] [-a] FILE...
 
 Each FILE is read as the helpers read a note section (blob.find_note, then
-blob.decode with the decompressor forced, then blob.Tables) and one line is
-printed, as kms-judge prints it for the C library.  The class of a refusal
-is the reason blob.py gives it, where it refuses.  -a adds an accepted
-file's annotation lines, by Tables.symbol_object() and annotation().
+blob.load with the decompressor forced: the image's tables and the paths
+image) and one line is printed, as kms-judge prints it for the C library.
+The class of a refusal is the reason blob.py gives it, where it refuses.
+-a adds an accepted file's annotation lines, by Tables.symbol_object()
+and annotation(), then its path lines, by Tables.path_at().
 """
 
 import os
@@ -46,6 +47,23 @@ def annotations(name, t, blob):
             print("%s at %#x -" % (name, addr))
 
 
+def path_probes(p):
+    """FORMAT.md 7.1's path probes of the paths image @p, as offsets from
+    _text: each piece's first and last byte, the byte before the first
+    piece, end; sorted, each once."""
+    firsts = p.starts
+    found = set(firsts) | {a - 1 for a in firsts[1:] + [p.end]} | {p.end}
+    if firsts[0]:
+        found.add(firsts[0] - 1)
+    return sorted(found)
+
+
+def paths(name, t):
+    for offset in path_probes(t.paths_image):
+        print("%s path %#x %s" % (name, TEXT + offset,
+                                  t.path_at(offset) or "-"))
+
+
 def main():
     sys.path.insert(0, sys.argv[1])
     from kallmodsyms import blob
@@ -65,18 +83,21 @@ def main():
         with open(path, "rb") as f:
             data = f.read()
         try:
-            t = blob.Tables(blob.decode(blob.find_note(data), decompressor))
+            t = blob.load(blob.find_note(data), decompressor)
         except blob.KmsError as e:
             line = "%s refuse %s" % (name, e.reason or "unclassified")
             print(line + ("\t%s" % e if verbose else ""))
             continue
         print("%s accept sections=%u ranges=%u attributions=%u modules=%u "
-              "modlist-words=%u strtab=%u image=%u"
+              "modlist-words=%u strtab=%u image=%u pieces=%u paths=%u "
+              "paths-image=%u"
               % (name, len(t.sections), len(t.starts), len(t.objects),
                  t.nr_modules, t.nr_modlist_words, t.strtab_size,
-                 t.image_size))
+                 t.image_size, len(t.paths_image.starts), len(t.paths),
+                 t.paths_image.size))
         if annotate:
             annotations(name, t, blob)
+            paths(name, t)
 
 
 main()

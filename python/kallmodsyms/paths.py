@@ -42,9 +42,12 @@ def _strings(data, nr_paths):
         bad = _NOT_PRINTABLE.search(raw)
         if bad:
             raise _bad("path %u byte %u is not printable" % (k, bad.start()))
-        if not raw or raw[:1] == b"/" or raw[-1:] == b"/" or b"//" in raw:
-            raise _bad("path %u (\"%s\") is malformed"
-                       % (k, raw.decode("ascii")))
+        for broken, what in ((not raw, "is empty"),
+                             (raw[:1] == b"/", "starts with '/'"),
+                             (raw[-1:] == b"/", "ends with '/'"),
+                             (b"//" in raw, "holds '//'")):
+            if broken:
+                raise _bad("path %u %s" % (k, what))
         paths.append(raw.decode("ascii"))
     return paths
 
@@ -77,13 +80,25 @@ class Paths:
         self.path_numbers = [None if p == none else p for p in
                              column(image, PATHS_HEADER_SIZE + 4 * n, n,
                                     width)]
-        for i, (start, path) in enumerate(zip(self.starts,
-                                              self.path_numbers)):
-            if ((i and (start <= self.starts[i - 1] or
-                        path == self.path_numbers[i - 1])) or
-                    start >= self.end or
-                    (path is not None and path >= nr_paths)):
-                raise _bad("piece %u is malformed" % i)
+        self._check_pieces(nr_paths)
+
+    def _check_pieces(self, nr_paths):
+        """The restored pieces: increasing, below end, known paths, no
+        two adjacent ones with one path (FORMAT.md 3.9)."""
+        starts, numbers = self.starts, self.path_numbers
+        for i in range(1, len(starts)):
+            if starts[i] <= starts[i - 1]:
+                raise _bad("piece %u starts at %#x, not after piece %u at "
+                           "%#x" % (i, starts[i], i - 1, starts[i - 1]))
+            if numbers[i] == numbers[i - 1]:
+                raise _bad("pieces %u and %u have one path" % (i - 1, i))
+        for i, path in enumerate(numbers):
+            if path is not None and path >= nr_paths:
+                raise _bad("piece %u names path %u of %u"
+                           % (i, path, nr_paths))
+        if starts[-1] >= self.end:
+            raise _bad("piece %u starts at %#x, not below the end %#x"
+                       % (len(starts) - 1, starts[-1], self.end))
 
     def path_at(self, offset):
         """The path of the piece holding @offset from _text, or None: a

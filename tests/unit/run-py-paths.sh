@@ -144,23 +144,23 @@ messages() {
 testrun_compare messages <<'EOF'
 paths-arrays-past	paths image: 100 pieces need 612 bytes, it has 61
 paths-control	paths image: path 1 byte 5 is not printable
-paths-double-slash	paths image: path 1 ("mm//slab.o") is malformed
-paths-empty	paths image: path 1 ("") is malformed
+paths-double-slash	paths image: path 1 holds '//'
+paths-empty	paths image: path 1 is empty
 paths-fewer	paths image: its strings are not 3 NUL-terminated strings
 paths-high	paths image: path 1 byte 3 is not printable
-paths-leading-slash	paths image: path 1 ("/mm/slab.o") is malformed
+paths-leading-slash	paths image: path 1 starts with '/'
 paths-more	paths image: its strings are not 2 NUL-terminated strings
 paths-no-nul	paths image: its strings are not 2 NUL-terminated strings
 paths-no-paths	paths image: 1 pieces, 0 paths: at least one of each
 paths-no-pieces	paths image: 0 pieces, 2 paths: at least one of each
-paths-number	paths image: piece 1 is malformed
-paths-same	paths image: piece 1 is malformed
-paths-same-none	paths image: piece 2 is malformed
+paths-number	paths image: piece 1 names path 2 of 2
+paths-same	paths image: pieces 0 and 1 have one path
+paths-same-none	paths image: pieces 1 and 2 have one path
 paths-space	paths image: path 1 byte 5 is not printable
-paths-start-end	paths image: piece 1 is malformed
-paths-start-equal	paths image: piece 1 is malformed
-paths-start-wraps	paths image: piece 1 is malformed
-paths-trailing-slash	paths image: path 1 ("mm/") is malformed
+paths-start-end	paths image: piece 1 starts at 0x100, not below the end 0x100
+paths-start-equal	paths image: piece 1 starts at 0x10, not after piece 0 at 0x10
+paths-start-wraps	paths image: piece 1 starts at 0x8, not after piece 0 at 0x10
+paths-trailing-slash	paths image: path 1 ends with '/'
 EOF
 
 # path_at() with 4-byte path numbers (more than 65535 paths) and at the

@@ -257,7 +257,7 @@ tests: $(CONF_PROGS)
 
 # kms-mkcorpus: its writer (corpus.c) and the files of cases.
 MKCORPUS_SRCS := $(addprefix tests/conformance/,mkcorpus.c corpus.c \
-	sample.c frames.c containers.c edges.c)
+	sample.c frames.c containers.c edges.c paths.c)
 MKCORPUS_OBJS := $(MKCORPUS_SRCS:%.c=$(O)/%.o)
 
 $(O)/kms-mkcorpus: $(MKCORPUS_OBJS) $(LIB)

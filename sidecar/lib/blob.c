@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The blob decoder (kms/blob.h).  Written for hostile input: the fixed
- * header and the padding are checked, then the payload must be exactly one
- * zstd frame declaring the image's size and carrying a checksum; the image
- * it gives is checked whole (blob_check.c) before the tables are handed
- * out.
+ * header and the padding are checked, then each of the payload's two
+ * parts must be exactly one zstd frame declaring its image's size and
+ * carrying a checksum; the image the first gives is checked whole
+ * (blob_check.c), then the paths image the second gives (blob_paths.c),
+ * before the tables are handed out.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -23,28 +24,30 @@ static uint16_t get_le16(const unsigned char *p)
 	return p[0] | p[1] << 8;
 }
 
-/* The padding after the payload (FORMAT.md 2): zero bytes. */
+/* What the header says (FORMAT.md 2), in host order. */
+struct header {
+	uint32_t payload_size, image_size, paths_size, paths_image_size;
+};
+
+/* The padding after the frames (FORMAT.md 2): zero bytes. */
 static struct kms_error *check_padding(const unsigned char *desc, size_t size,
-				       uint32_t payload_size,
-				       const char *origin)
+				       size_t frames, const char *origin)
 {
 	size_t i;
 
-	for (i = KMS_HEADER_SIZE + (size_t)payload_size; i < size; i++)
+	for (i = KMS_HEADER_SIZE + frames; i < size; i++)
 		if (desc[i])
 			return kms_error_path(KMS_ERR_BAD_HEADER, origin,
 					      "note: padding byte %zu after the payload is not zero",
-					      i - KMS_HEADER_SIZE - payload_size);
+					      i - KMS_HEADER_SIZE - frames);
 	return NULL;
 }
 
-/* The fixed header of @size bytes at @hdr, and what it says. */
-static struct kms_error *check_header(const unsigned char *hdr, size_t size,
-				      const char *origin,
-				      uint32_t *ret_payload_size,
-				      uint32_t *ret_image_size)
+/* The fixed fields: magic, version, header size, flags, reserved. */
+static struct kms_error *check_fixed(const unsigned char *hdr, size_t size,
+				     const char *origin)
 {
-	uint32_t flags, payload_size, image_size, i;
+	uint32_t flags, i;
 	uint16_t version;
 
 	if (size < KMS_HEADER_SIZE)
@@ -73,63 +76,117 @@ static struct kms_error *check_header(const unsigned char *hdr, size_t size,
 		if (hdr[KMS_HDR_RESERVED + i])
 			return kms_error_path(KMS_ERR_BAD_HEADER, origin,
 					      "note: reserved header fields are not zero");
-	payload_size = kms_get_le32(hdr + KMS_HDR_PAYLOAD_SIZE);
-	if (payload_size > size - KMS_HEADER_SIZE)
-		return kms_error_path(KMS_ERR_BAD_HEADER, origin,
-				      "note: header says %u payload bytes, the note holds %zu",
-				      payload_size, size - KMS_HEADER_SIZE);
-	image_size = kms_get_le32(hdr + KMS_HDR_IMAGE_SIZE);
-	if (image_size < KMS_IMAGE_HEADER_SIZE || image_size > KMS_IMAGE_MAX_SIZE)
-		return kms_error_path(KMS_ERR_BAD_HEADER, origin,
-				      "note: implausible image size %u",
-				      image_size);
-	*ret_payload_size = payload_size;
-	*ret_image_size = image_size;
-	return check_padding(hdr, size, payload_size, origin);
+	return NULL;
 }
 
-/* Decompress the one zstd frame of @payload into t->image. */
-static struct kms_error *decompress(struct kms_tables *t, const char *origin,
-				    const unsigned char *payload,
-				    uint32_t payload_size)
+/* The header of @size bytes at @hdr, and what it says, into @h. */
+static struct kms_error *check_header(const unsigned char *hdr, size_t size,
+				      const char *origin, struct header *h)
+{
+	struct kms_error *err = check_fixed(hdr, size, origin);
+
+	if (err)
+		return err;
+	h->payload_size = kms_get_le32(hdr + KMS_HDR_PAYLOAD_SIZE);
+	h->image_size = kms_get_le32(hdr + KMS_HDR_IMAGE_SIZE);
+	h->paths_size = kms_get_le32(hdr + KMS_HDR_PATHS_SIZE);
+	h->paths_image_size = kms_get_le32(hdr + KMS_HDR_PATHS_IMAGE_SIZE);
+	if (h->payload_size > size - KMS_HEADER_SIZE)
+		return kms_error_path(KMS_ERR_BAD_HEADER, origin,
+				      "note: header says %u payload bytes, the note holds %zu",
+				      h->payload_size, size - KMS_HEADER_SIZE);
+	if (h->paths_size > size - KMS_HEADER_SIZE - h->payload_size)
+		return kms_error_path(KMS_ERR_BAD_HEADER, origin,
+				      "note: header says %u paths bytes after %u payload bytes, the note holds %zu",
+				      h->paths_size, h->payload_size,
+				      size - KMS_HEADER_SIZE);
+	if (h->image_size < KMS_IMAGE_HEADER_SIZE ||
+	    h->image_size > KMS_IMAGE_MAX_SIZE)
+		return kms_error_path(KMS_ERR_BAD_HEADER, origin,
+				      "note: implausible image size %u",
+				      h->image_size);
+	if (h->paths_image_size < KMS_PATHS_HEADER_SIZE ||
+	    h->paths_image_size > KMS_PATHS_MAX_SIZE)
+		return kms_error_path(KMS_ERR_BAD_HEADER, origin,
+				      "note: implausible paths image size %u",
+				      h->paths_image_size);
+	return check_padding(hdr, size,
+			     (size_t)h->payload_size + h->paths_size, origin);
+}
+
+/*
+ * Decompress the one zstd frame of @size bytes at @frame into @out, of
+ * @out_size bytes; @what names the frame: "payload" (the image's), "paths
+ * frame".
+ */
+static struct kms_error *decompress(const char *origin, const char *what,
+				    const unsigned char *frame, size_t size,
+				    unsigned char *out, size_t out_size)
 {
 	unsigned long long content;
 	size_t got;
 
-	content = ZSTD_getFrameContentSize(payload, payload_size);
+	content = ZSTD_getFrameContentSize(frame, size);
 	if (content == ZSTD_CONTENTSIZE_ERROR)
 		return kms_error_path(KMS_ERR_BAD_FRAME, origin,
-				      "note: payload is not a zstd frame");
-	if (content != t->image_size)
+				      "note: %s is not a zstd frame", what);
+	if (content != out_size)
 		return kms_error_path(KMS_ERR_BAD_FRAME, origin,
-				      "note: zstd frame does not declare the image size %zu",
-				      t->image_size);
+				      "note: %s: zstd frame does not declare the size %zu",
+				      what, out_size);
 	/* The frame header descriptor's Content_Checksum_flag (RFC 8878
 	 * 3.1.1.1.1, bit 2): the frame checksum is the blob's checksum. */
-	if (!(payload[4] & 0x04))
+	if (!(frame[4] & 0x04))
 		return kms_error_path(KMS_ERR_BAD_FRAME, origin,
-				      "note: payload is not a zstd frame with a content checksum");
+				      "note: %s is not a zstd frame with a content checksum",
+				      what);
 	/* One frame (FORMAT.md 2): nothing after it, not even an
 	 * empty or skippable frame, and all of it. */
-	got = ZSTD_findFrameCompressedSize(payload, payload_size);
+	got = ZSTD_findFrameCompressedSize(frame, size);
 	if (ZSTD_isError(got))
 		return kms_error_path(KMS_ERR_BAD_FRAME, origin,
-				      "note: payload is not one whole zstd frame: %s",
-				      ZSTD_getErrorName(got));
-	if (got != payload_size)
+				      "note: %s is not one whole zstd frame: %s",
+				      what, ZSTD_getErrorName(got));
+	if (got != size)
 		return kms_error_path(KMS_ERR_BAD_FRAME, origin,
-				      "note: %zu bytes after the zstd frame",
-				      payload_size - got);
-	got = ZSTD_decompress(t->image, t->image_size, payload, payload_size);
+				      "note: %s: %zu bytes after the zstd frame",
+				      what, size - got);
+	got = ZSTD_decompress(out, out_size, frame, size);
 	if (ZSTD_isError(got))
 		return kms_error_path(KMS_ERR_BAD_ZSTD, origin,
-				      "note: zstd: %s",
-				      ZSTD_getErrorName(got));
-	if (got != t->image_size)
+				      "note: %s: zstd: %s",
+				      what, ZSTD_getErrorName(got));
+	if (got != out_size)
 		return kms_error_path(KMS_ERR_BAD_ZSTD, origin,
-				      "note: decompressed to %zu bytes, expected %zu",
-				      got, t->image_size);
+				      "note: %s decompressed to %zu bytes, expected %zu",
+				      what, got, out_size);
 	return NULL;
+}
+
+/* The image frame, then the paths frame, each decompressed and checked. */
+static struct kms_error *decode_frames(struct kms_tables *t,
+				       const unsigned char *payload,
+				       const char *origin)
+{
+	struct kms_error *err;
+
+	t->image = malloc(t->image_size);
+	if (!t->image)
+		return &kms_error_nomem;
+	err = decompress(origin, "payload", payload, t->payload_size,
+			 t->image, t->image_size);
+	if (!err)
+		err = kms_image_validate(t, origin);
+	if (err)
+		return err;
+	t->paths_image = malloc(t->paths_image_size);
+	if (!t->paths_image)
+		return &kms_error_nomem;
+	err = decompress(origin, "paths frame", payload + t->payload_size,
+			 t->paths_size, t->paths_image, t->paths_image_size);
+	if (!err)
+		err = kms_paths_validate(t, origin);
+	return err;
 }
 
 struct kms_error *kms_blob_decode(const void *blob, size_t size,
@@ -137,27 +194,21 @@ struct kms_error *kms_blob_decode(const void *blob, size_t size,
 {
 	const unsigned char *hdr = blob;
 	struct kms_tables *t;
-	/* Set by check_header(), which gcc cannot see through. */
-	uint32_t payload_size = 0, image_size = 0;
+	struct header h;
 	struct kms_error *err;
 
-	err = check_header(hdr, size, origin, &payload_size, &image_size);
+	err = check_header(hdr, size, origin, &h);
 	if (err)
 		return err;
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return &kms_error_nomem;
 	t->blob_size = size;
-	t->payload_size = payload_size;
-	t->image_size = image_size;
-	t->image = malloc(image_size);
-	if (!t->image) {
-		free(t);
-		return &kms_error_nomem;
-	}
-	err = decompress(t, origin, hdr + KMS_HEADER_SIZE, payload_size);
-	if (!err)
-		err = kms_image_validate(t, origin);
+	t->payload_size = h.payload_size;
+	t->image_size = h.image_size;
+	t->paths_size = h.paths_size;
+	t->paths_image_size = h.paths_image_size;
+	err = decode_frames(t, hdr + KMS_HEADER_SIZE, origin);
 	if (err) {
 		kms_tables_destroy(t);
 		return err;

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The blob encoder (kms/blob.h): the image laid out in FORMAT.md 3's
- * order, turned into its stored form (blob_stored.c), compressed into one
- * zstd frame with its size and checksum, behind the fixed header.
+ * order and the paths image in 3.9's, each turned into its stored form
+ * (blob_stored.c) and compressed into one zstd frame with its size and
+ * checksum, behind the fixed header.
  * Deterministic: equal input gives equal bytes.
  */
 #define ZSTD_STATIC_LINKING_ONLY	/* ZSTD_c_useBlockSplitter */
@@ -38,6 +39,17 @@ static uint64_t encode_layout(const struct kms_encode_input *in,
 	return align4(off[A_STRTAB] + in->strtab_size);
 }
 
+/* @v as an index of @width bytes (FORMAT.md 3.3, 3.9): 2 keep its low bits. */
+static void put_index(unsigned char *at, unsigned int width, uint32_t v)
+{
+	if (width == 4) {
+		kms_put_le32(at, v);
+		return;
+	}
+	at[0] = v;
+	at[1] = v >> 8;
+}
+
 static void encode_fill(const struct kms_encode_input *in, unsigned int width,
 			const uint64_t off[NR_ARRAYS], unsigned char *img)
 {
@@ -60,15 +72,9 @@ static void encode_fill(const struct kms_encode_input *in, unsigned int width,
 		kms_put_le32(e + 8, in->sections[i].end);
 	}
 	for (i = 0; i < in->nr_ranges; i++) {
-		unsigned char *o = img + off[A_RANGE_OBJECTS] + width * i;
-
 		kms_put_le32(img + off[A_STARTS] + 4 * i, in->range_start[i]);
-		if (width == 4) {
-			kms_put_le32(o, in->range_object[i]);
-		} else {
-			o[0] = in->range_object[i];
-			o[1] = in->range_object[i] >> 8;
-		}
+		put_index(img + off[A_RANGE_OBJECTS] + width * i, width,
+			  in->range_object[i]);
 	}
 	for (i = 0; i < in->nr_objects; i++) {
 		kms_put_le32(img + off[A_OBJECTS] + 8 * i, in->object_modlist[i]);
@@ -113,50 +119,131 @@ static struct kms_error *encode_frame(const unsigned char *img, size_t size,
 	return NULL;
 }
 
-struct kms_error *kms_blob_encode(const struct kms_encode_input *in,
-				  void **ret_blob, size_t *ret_size)
+/* The bytes of the paths image of @in (FORMAT.md 3.9), before storing. */
+static uint64_t paths_layout(const struct kms_encode_input *in,
+			     unsigned int width)
+{
+	uint64_t size = KMS_PATHS_HEADER_SIZE +
+		(uint64_t)in->nr_pieces * (KMS_START_SIZE + width);
+	uint32_t k;
+
+	for (k = 0; k < in->nr_paths; k++)
+		size += strlen(in->paths[k]) + 1;
+	return size;
+}
+
+/* @size zeroed bytes, if @what of that size is within the format's @limit. */
+static struct kms_error *alloc_image(uint64_t size, uint32_t limit,
+				     const char *what, unsigned char **ret)
+{
+	if (size > limit)
+		return kms_error_fmt("%s of %llu bytes exceed the format's %u-byte limit",
+				     what, (unsigned long long)size, limit);
+	*ret = calloc(1, size);
+	return *ret ? NULL : &kms_error_nomem;
+}
+
+/*
+ * The paths image of @in, in its stored form, into *@ret (*@ret_size
+ * bytes), which the caller frees, also on failure.
+ */
+static struct kms_error *paths_image(const struct kms_encode_input *in,
+				     unsigned char **ret, uint64_t *ret_size)
+{
+	unsigned int width = KMS_PATH_WIDTH(in->nr_paths);
+	uint64_t size = paths_layout(in, width);
+	struct kms_error *err;
+	unsigned char *at;
+	uint32_t i;
+
+	if (!in->nr_pieces || !in->nr_paths)
+		return kms_error_fmt("no executable code with a path: a paths image needs a piece and a path");
+	err = alloc_image(size, KMS_PATHS_MAX_SIZE, "paths", ret);
+	if (err)
+		return err;
+	at = *ret;
+	kms_put_le32(at + KMS_PATHS_NR_PIECES, in->nr_pieces);
+	kms_put_le32(at + KMS_PATHS_NR_PATHS, in->nr_paths);
+	kms_put_le32(at + KMS_PATHS_END, in->pieces_end);
+	at += KMS_PATHS_HEADER_SIZE;
+	for (i = 0; i < in->nr_pieces; i++, at += KMS_START_SIZE)
+		kms_put_le32(at, in->piece_start[i]);
+	for (i = 0; i < in->nr_pieces; i++, at += width)
+		put_index(at, width, in->piece_path[i]);
+	for (i = 0; i < in->nr_paths; i++)
+		at = (unsigned char *)stpcpy((char *)at, in->paths[i]) + 1;
+	*ret_size = size;
+	return kms_paths_convert(*ret, size, true);
+}
+
+/*
+ * The image of @in, in its stored form, into *@ret (*@ret_size bytes),
+ * which the caller frees, also on failure.
+ */
+static struct kms_error *image(const struct kms_encode_input *in,
+			       unsigned char **ret, uint64_t *ret_size)
 {
 	unsigned int width = KMS_OBJECT_WIDTH(in->nr_objects);
-	uint64_t off[NR_ARRAYS], image_size;
-	unsigned char *img, *blob;
+	uint64_t off[NR_ARRAYS], size;
 	struct kms_error *err;
-	size_t bound, csize = 0;
 
-	image_size = encode_layout(in, width, off);
-	if (image_size > KMS_IMAGE_MAX_SIZE)
-		return kms_error_fmt("tables of %llu bytes exceed the format's %u-byte limit",
-				     (unsigned long long)image_size,
-				     KMS_IMAGE_MAX_SIZE);
-	img = calloc(1, image_size);
-	if (!img)
-		return &kms_error_nomem;
-	encode_fill(in, width, off, img);
-	err = kms_image_store(img, image_size);
-	if (err) {
-		free(img);
+	size = encode_layout(in, width, off);
+	err = alloc_image(size, KMS_IMAGE_MAX_SIZE, "tables", ret);
+	if (err)
 		return err;
-	}
+	encode_fill(in, width, off, *ret);
+	*ret_size = size;
+	return kms_image_store(*ret, size);
+}
 
-	bound = ZSTD_compressBound(image_size);
-	blob = calloc(1, KMS_HEADER_SIZE + bound);
-	if (!blob) {
-		free(img);
-		return &kms_error_nomem;
-	}
-	err = encode_frame(img, image_size, blob + KMS_HEADER_SIZE, bound,
-			   &csize);
-	free(img);
-	if (err) {
-		free(blob);
-		return err;
-	}
+/* The header of a blob whose frames are @csize and @psize bytes. */
+static void encode_header(unsigned char *blob, size_t csize,
+			  uint64_t image_size, size_t psize,
+			  uint64_t paths_image_size)
+{
 	memcpy(blob + KMS_HDR_MAGIC, KMS_MAGIC, 4);
 	blob[KMS_HDR_VERSION] = KMS_VERSION;
 	blob[KMS_HDR_HEADER_SIZE] = KMS_HEADER_SIZE;
 	kms_put_le32(blob + KMS_HDR_FLAGS, KMS_FLAGS_REQUIRED);
 	kms_put_le32(blob + KMS_HDR_PAYLOAD_SIZE, csize);
 	kms_put_le32(blob + KMS_HDR_IMAGE_SIZE, image_size);
+	kms_put_le32(blob + KMS_HDR_PATHS_SIZE, psize);
+	kms_put_le32(blob + KMS_HDR_PATHS_IMAGE_SIZE, paths_image_size);
+}
+
+struct kms_error *kms_blob_encode(const struct kms_encode_input *in,
+				  void **ret_blob, size_t *ret_size)
+{
+	unsigned char *img = NULL, *paths = NULL, *blob = NULL;
+	uint64_t image_size = 0, paths_image_size = 0;
+	size_t bound = 0, csize = 0, psize = 0;
+	struct kms_error *err;
+
+	err = image(in, &img, &image_size);
+	if (!err)
+		err = paths_image(in, &paths, &paths_image_size);
+	if (!err) {
+		bound = ZSTD_compressBound(image_size) +
+			ZSTD_compressBound(paths_image_size);
+		blob = calloc(1, KMS_HEADER_SIZE + bound);
+		if (!blob)
+			err = &kms_error_nomem;
+	}
+	if (!err)
+		err = encode_frame(img, image_size, blob + KMS_HEADER_SIZE,
+				   bound, &csize);
+	if (!err)
+		err = encode_frame(paths, paths_image_size,
+				   blob + KMS_HEADER_SIZE + csize,
+				   bound - csize, &psize);
+	free(img);
+	free(paths);
+	if (err) {
+		free(blob);
+		return err;
+	}
+	encode_header(blob, csize, image_size, psize, paths_image_size);
 	*ret_blob = blob;
-	*ret_size = KMS_HEADER_SIZE + csize;
+	*ret_size = KMS_HEADER_SIZE + csize + psize;
 	return NULL;
 }

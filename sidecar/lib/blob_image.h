@@ -4,10 +4,14 @@
  * header field that says where each one lies, shared by the validator
  * (blob_check.c), which finds them, and the encoder (blob_encode.c), which
  * places them; and the validator's entry point, called by the decoder
- * (blob.c).
+ * (blob.c); the paths image's validator (blob_paths.c) and the stored
+ * forms' steps (blob_stored.c).
  */
 #ifndef KMS_LIB_BLOB_IMAGE_H
 #define KMS_LIB_BLOB_IMAGE_H
+
+#include <stdbool.h>
+#include <stdint.h>
 
 #include <kms/error.h>
 #include <kms/format.h>
@@ -37,5 +41,26 @@ static const struct {
  * On failure @t holds what was filled in so far, for kms_tables_destroy().
  */
 struct kms_error *kms_image_validate(struct kms_tables *t, const char *origin);
+
+/*
+ * Check every rule of FORMAT.md 3.9 on the decompressed paths image
+ * t->paths_image (t->paths_image_size bytes), in its stored form, and
+ * fill in the rest of @t's paths: the counts, the columns, restored in
+ * place, and where each string starts.  Messages name @origin.  On
+ * failure @t holds what was filled in so far, for kms_tables_destroy().
+ */
+struct kms_error *kms_paths_validate(struct kms_tables *t, const char *origin);
+
+/*
+ * The stored forms' two steps (blob_stored.c), for the image's columns
+ * and the paths image's: transpose @n values of @width bytes at @col into
+ * @width planes of @n bytes (@to_planes), or back, through @scratch (@n *
+ * @width bytes); turn @n 4-byte starts at @starts into differences from
+ * the one before, the first from 0 (@store), or back by summing them,
+ * wrapping as 32-bit numbers do.
+ */
+void kms_transpose(unsigned char *col, unsigned char *scratch, uint32_t n,
+		   unsigned int width, bool to_planes);
+void kms_difference(unsigned char *starts, uint32_t n, bool store);
 
 #endif /* KMS_LIB_BLOB_IMAGE_H */

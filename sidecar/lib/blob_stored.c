@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The stored form of an image (FORMAT.md 3.8, kms/blob.h): each section's
- * range starts as differences from the one before, both range columns in
- * byte planes.  kms_image_store() makes it, kms_image_restore() undoes it,
- * in place; both check only that the header and the sections place the
- * range columns inside the image.
+ * The stored forms (kms/blob.h): of an image (FORMAT.md 3.8), each
+ * section's range starts as differences from the one before, both range
+ * columns in byte planes; of a paths image (3.9), the piece starts as
+ * differences, both piece columns in byte planes.  kms_image_store() and
+ * kms_paths_store() make them, kms_image_restore() and
+ * kms_paths_restore() undo them, in place; each checks only that the
+ * header places the columns inside the bytes.
  */
 #include <stdbool.h>
 #include <stdlib.h>
@@ -13,6 +15,8 @@
 #include <kms/blob.h>
 #include <kms/format.h>
 #include <kms/util.h>
+
+#include "blob_image.h"
 
 /* Where an image's range columns are, if its header and sections agree. */
 struct columns {
@@ -47,11 +51,7 @@ static bool find_columns(unsigned char *img, size_t size, struct columns *c)
 	return sum == c->nr_ranges;
 }
 
-/*
- * Transpose @n values of @width bytes at @col into @width planes of @n
- * bytes (@to_planes), or back, through @scratch (@n * @width bytes).
- */
-static void transpose(unsigned char *col, unsigned char *scratch, uint32_t n,
+void kms_transpose(unsigned char *col, unsigned char *scratch, uint32_t n,
 		      unsigned int width, bool to_planes)
 {
 	size_t value, plane;
@@ -68,25 +68,28 @@ static void transpose(unsigned char *col, unsigned char *scratch, uint32_t n,
 	memcpy(col, scratch, (size_t)n * width);
 }
 
-/*
- * Each section's starts as differences from the one before (@store), or
- * back to starts by summing them, wrapping as 32-bit numbers do.
- */
+void kms_difference(unsigned char *starts, uint32_t n, bool store)
+{
+	uint32_t i, prev = 0;
+
+	for (i = 0; i < n; i++) {
+		unsigned char *at = starts + 4 * (size_t)i;
+		uint32_t v = kms_get_le32(at);
+
+		kms_put_le32(at, store ? v - prev : v + prev);
+		prev = store ? v : v + prev;
+	}
+}
+
+/* Each section's starts as differences (@store), or back. */
 static void difference(const struct columns *c, bool store)
 {
-	uint32_t k, i, first = 0;
+	uint32_t k, first = 0;
 
 	for (k = 0; k < c->nr_sections; k++) {
 		uint32_t n = kms_get_le32(c->sections + KMS_SECTION_SIZE * k + 4);
-		uint32_t prev = 0;
 
-		for (i = first; i < first + n; i++) {
-			unsigned char *at = c->starts + 4 * (size_t)i;
-			uint32_t v = kms_get_le32(at);
-
-			kms_put_le32(at, store ? v - prev : v + prev);
-			prev = store ? v : v + prev;
-		}
+		kms_difference(c->starts + 4 * (size_t)first, n, store);
 		first += n;
 	}
 }
@@ -103,8 +106,8 @@ static struct kms_error *convert(unsigned char *img, size_t size, bool store)
 		return &kms_error_nomem;
 	if (store)
 		difference(&c, true);
-	transpose(c.starts, scratch, c.nr_ranges, KMS_START_SIZE, store);
-	transpose(c.objects, scratch, c.nr_ranges, c.width, store);
+	kms_transpose(c.starts, scratch, c.nr_ranges, KMS_START_SIZE, store);
+	kms_transpose(c.objects, scratch, c.nr_ranges, c.width, store);
 	if (!store)
 		difference(&c, false);
 	free(scratch);
@@ -120,3 +123,32 @@ struct kms_error *kms_image_restore(unsigned char *img, size_t size)
 {
 	return convert(img, size, false);
 }
+
+struct kms_error *kms_paths_convert(unsigned char *p, size_t size, bool store)
+{
+	uint32_t n, width;
+	unsigned char *scratch;
+
+	if (size < KMS_PATHS_HEADER_SIZE)
+		return kms_error_fmt("paths image of %zu bytes is shorter than its header",
+				     size);
+	n = kms_get_le32(p + KMS_PATHS_NR_PIECES);
+	width = KMS_PATH_WIDTH(kms_get_le32(p + KMS_PATHS_NR_PATHS));
+	if (KMS_PATHS_HEADER_SIZE + (uint64_t)n * (KMS_START_SIZE + width) >
+	    size)
+		return kms_error_fmt("paths image header places %u pieces past its %zu bytes",
+				     n, size);
+	scratch = malloc((size_t)n * KMS_START_SIZE + 1);
+	if (!scratch)
+		return &kms_error_nomem;
+	p += KMS_PATHS_HEADER_SIZE;
+	if (store)
+		kms_difference(p, n, true);
+	kms_transpose(p, scratch, n, KMS_START_SIZE, store);
+	kms_transpose(p + (size_t)n * KMS_START_SIZE, scratch, n, width, store);
+	if (!store)
+		kms_difference(p, n, false);
+	free(scratch);
+	return NULL;
+}
+

@@ -2,12 +2,14 @@
 /*
  * Questions asked of decoded, validated tables (kms/tables.h): section
  * classes, the section of a range and where a range ends, the range
- * holding an offset (with or without a cursor's hint); and their end.  Nothing here checks bounds:
+ * holding an offset (with or without a cursor's hint), the piece and
+ * path of a text offset (FORMAT.md 3.9); and their end.  Nothing here checks bounds:
  * kms_blob_decode() has.
  */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <kms/format.h>
 #include <kms/tables.h>
@@ -19,6 +21,8 @@ void kms_tables_destroy(struct kms_tables *tables)
 		return;
 	free(tables->sections);
 	free(tables->image);
+	free(tables->path_offsets);
+	free(tables->paths_image);
 	free(tables);
 }
 
@@ -138,4 +142,34 @@ uint32_t kms_tables_find_hinted(const struct kms_tables *t, unsigned int base,
 	if (r != KMS_NONE && cursor)
 		*cursor = r;
 	return r;
+}
+
+uint32_t kms_tables_piece_at(const struct kms_tables *t, uint32_t text_offset)
+{
+	if (!t->nr_pieces || text_offset < kms_piece_start(t, 0) ||
+	    text_offset >= t->pieces_end)
+		return KMS_NONE;
+	/* The last piece whose start is <= the offset. */
+	return kms_upper_bound(&text_offset, t->piece_starts, t->nr_pieces,
+			       KMS_START_SIZE, compare_range_start) - 1;
+}
+
+const char *kms_tables_path_at(const struct kms_tables *t,
+			       uint32_t text_offset)
+{
+	uint32_t i = kms_tables_piece_at(t, text_offset), k;
+
+	if (i == KMS_NONE)
+		return NULL;
+	k = kms_piece_path(t, i);
+	return k == KMS_NONE ? NULL : kms_path(t, k);
+}
+
+bool kms_path_has_suffix(const char *path, const char *name)
+{
+	size_t plen = strlen(path), nlen = strlen(name);
+
+	if (!nlen || nlen > plen || strcmp(path + plen - nlen, name))
+		return false;
+	return nlen == plen || path[plen - nlen - 1] == '/';
 }

@@ -2,7 +2,7 @@
 /*
  * kms-mkcorpus's writer (corpus.h): images from table specs, their
  * stored form, zstd frames, blobs, note records, the case files and the
- * verdict lines.  The cases themselves are in the other files.
+ * verdict lines.  Paths images and their stored form are paths.c's.  The cases themselves are in the other files.
  */
 #define ZSTD_STATIC_LINKING_ONLY
 #include <errno.h>
@@ -223,8 +223,7 @@ void plane_put(unsigned char *col, uint32_t n, unsigned int width,
 		col[(size_t)p * n + i] = v >> (8 * p);
 }
 
-/* Transpose @n values of @width bytes at @col into @width planes. */
-static void to_planes(unsigned char *col, uint32_t n, unsigned int width)
+void to_planes(unsigned char *col, uint32_t n, unsigned int width)
 {
 	unsigned char *t = malloc((size_t)n * width + 1);
 	uint32_t i;
@@ -299,7 +298,8 @@ struct buf zstd_frame(const void *image, size_t size, int level,
 	if (!cctx)
 		die("out of memory");
 	if (!(opts & AS_IS)) {
-		stored = stored_form(image, size);
+		stored = opts & PATHS ? paths_stored_form(image, size) :
+			stored_form(image, size);
 		data = stored.p ? stored.p : image;
 	}
 	check(KMS_RESERVE(f.p, f.cap, ZSTD_compressBound(size)));
@@ -328,9 +328,9 @@ struct buf zstd_frame(const void *image, size_t size, int level,
 	return f;
 }
 
-/* A blob (FORMAT.md 2) of @img whose payload is @payload. */
-struct buf blob_of(const struct buf *img, const struct buf *payload,
-		   uint32_t flags)
+struct buf blob_with_paths(const struct buf *img, const struct buf *payload,
+			   const struct buf *paths, size_t paths_image_size,
+			   uint32_t flags)
 {
 	unsigned char hdr[KMS_HEADER_SIZE] = { 0 };
 	struct buf b = { 0 };
@@ -341,8 +341,22 @@ struct buf blob_of(const struct buf *img, const struct buf *payload,
 	kms_put_le32(hdr + KMS_HDR_FLAGS, flags);
 	kms_put_le32(hdr + KMS_HDR_PAYLOAD_SIZE, payload->len);
 	kms_put_le32(hdr + KMS_HDR_IMAGE_SIZE, img->len);
+	kms_put_le32(hdr + KMS_HDR_PATHS_SIZE, paths->len);
+	kms_put_le32(hdr + KMS_HDR_PATHS_IMAGE_SIZE, paths_image_size);
 	buf_append(&b, hdr, sizeof(hdr));
 	buf_append(&b, payload->p, payload->len);
+	buf_append(&b, paths->p, paths->len);
+	return b;
+}
+
+struct buf blob_of(const struct buf *img, const struct buf *payload,
+		   uint32_t flags)
+{
+	size_t size;
+	struct buf paths = sample_paths_frame(&size);
+	struct buf b = blob_with_paths(img, payload, &paths, size, flags);
+
+	buf_release(&paths);
 	return b;
 }
 
@@ -356,12 +370,13 @@ struct buf zstd_blob(const struct buf *img)
 	return b;
 }
 
-/* The payload (the zstd frame) of a blob from zstd_blob(). */
+/* The payload (the image's zstd frame) of a blob from zstd_blob(). */
 struct buf payload_of(const struct buf *blob)
 {
 	struct buf p = { 0 };
 
-	buf_append(&p, blob->p + KMS_HEADER_SIZE, blob->len - KMS_HEADER_SIZE);
+	buf_append(&p, blob->p + KMS_HEADER_SIZE,
+		   kms_get_le32(blob->p + KMS_HDR_PAYLOAD_SIZE));
 	return p;
 }
 
@@ -404,25 +419,39 @@ void append_kms_note(struct buf *b, const struct buf *blob)
 }
 
 /*
- * The verdict of an accepted case: what its image header says, then the
- * @annotations of its spec.  Readers print the counts of the tables they
- * decoded, and their own annotations.
+ * The verdict of an accepted case: what its image header and paths image
+ * say, then the @annotations of its spec and the path lines of @p.
+ * Readers print the counts of the tables they decoded, and their own
+ * annotations and paths.
  */
-void verdict_accept(const char *name, const struct buf *img,
-		    const char *const *annotations)
+void verdict_accept_paths(const char *name, const struct buf *img,
+			  const char *const *annotations,
+			  const struct paths_spec *p)
 {
 	const unsigned char *h = img->p;
+	const char *const *line;
 
 	fprintf(verdicts,
-		"%s accept sections=%u ranges=%u attributions=%u modules=%u modlist-words=%u strtab=%u image=%zu\n",
+		"%s accept sections=%u ranges=%u attributions=%u modules=%u modlist-words=%u strtab=%u image=%zu pieces=%u paths=%u paths-image=%zu\n",
 		name, kms_get_le32(h + KMS_IMG_NR_SECTIONS),
 		kms_get_le32(h + KMS_IMG_NR_RANGES),
 		kms_get_le32(h + KMS_IMG_NR_OBJECTS),
 		kms_get_le32(h + KMS_IMG_NR_MODULES),
 		kms_get_le32(h + KMS_IMG_NR_MODLIST),
-		kms_get_le32(h + KMS_IMG_STRTAB_SIZE), img->len);
+		kms_get_le32(h + KMS_IMG_STRTAB_SIZE), img->len,
+		p->nr_pieces, p->nr_paths,
+		KMS_PATHS_HEADER_SIZE + (size_t)p->nr_pieces *
+		(4 + KMS_PATH_WIDTH(p->nr_paths)) + p->strings_size);
 	while (annotations && *annotations)
 		fprintf(verdicts, "%s at %s\n", name, *annotations++);
+	for (line = p->lines; line && *line; line++)
+		fprintf(verdicts, "%s path %s\n", name, *line);
+}
+
+void verdict_accept(const char *name, const struct buf *img,
+		    const char *const *annotations)
+{
+	verdict_accept_paths(name, img, annotations, &sample_paths);
 }
 
 void verdict_refuse(const char *name, const char *reason)

@@ -6,7 +6,8 @@
  * sample.c (one rule of the image broken, one header field changed),
  * frames.c (the payload: zstd frames, padding, old versions),
  * containers.c (notes around ours), edges.c (images at the format's
- * edges); mkcorpus.c writes them all, in that order of the verdicts.
+ * edges), paths.c (the paths image and its frame, FORMAT.md 3.9);
+ * mkcorpus.c writes them all, in that order of the verdicts.
  */
 #ifndef KMS_CONFORMANCE_CORPUS_H
 #define KMS_CONFORMANCE_CORPUS_H
@@ -61,6 +62,39 @@ struct spec {
 	const char *const *annotations;
 };
 
+/*
+ * A paths image (FORMAT.md 3.9), in host byte order: @nr_pieces (start,
+ * path) pairs, path KMS_NONE for none, the pieces' @end, @nr_paths
+ * strings (@strings_size bytes, back to back, each with its NUL); and the
+ * path lines every reader prints after accepting it (FORMAT.md 7.1),
+ * without "NAME path ", NULL-terminated.
+ */
+struct paths_spec {
+	uint32_t nr_pieces;
+	const uint32_t *pieces;
+	uint32_t end;
+	uint32_t nr_paths;
+	uint32_t strings_size;
+	const char *strings;
+	const char *const *lines;
+};
+
+/* paths.c: the paths image every blob carries unless a case says. */
+extern const struct paths_spec sample_paths;
+/* The paths image of @p, as a reader restores it. */
+struct buf build_paths(const struct paths_spec *p);
+/* The stored form of a paths image (FORMAT.md 3.9). */
+struct buf paths_stored_form(const void *data, size_t size);
+/*
+ * The sample paths image as the encoder's input (kms/blob.h) in @in,
+ * through arrays of 32 the caller gives.
+ */
+struct kms_encode_input;
+void sample_paths_input(struct kms_encode_input *in, uint32_t start[32],
+			uint32_t path[32], const char *paths[32]);
+/* The writer's frame of the sample paths image, and its size. */
+struct buf sample_paths_frame(size_t *paths_image_size);
+
 /* The image's arrays, and their offset fields in the image header. */
 enum { SECTIONS, STARTS, RANGE_OBJECTS, OBJECTS, MODLISTS, STRTAB,
        NR_ARRAYS };
@@ -95,21 +129,31 @@ struct buf sample_image(struct layout *l);
 /* Set stored value @i of a column of @n values of @width bytes in planes. */
 void plane_put(unsigned char *col, uint32_t n, unsigned int width,
 	       uint32_t i, uint32_t v);
+/* Transpose @n values of @width bytes at @col into @width planes. */
+void to_planes(unsigned char *col, uint32_t n, unsigned int width);
 /* The stored form of an image (FORMAT.md 3.8). */
 struct buf stored_form(const void *data, size_t size);
 
 /*
  * One zstd frame of the stored form of @data (content size and checksum
- * as the writer), or of @data itself with AS_IS.
+ * as the writer), an image's or with PATHS a paths image's, or of @data
+ * itself with AS_IS.
  */
-enum { NO_CHECKSUM = 1, NO_CONTENT_SIZE = 2, AS_IS = 4 };
+enum { NO_CHECKSUM = 1, NO_CONTENT_SIZE = 2, AS_IS = 4, PATHS = 8 };
 struct buf zstd_frame(const void *image, size_t size, int level, int opts);
-/* A blob (FORMAT.md 2) of @img whose payload is @payload. */
+/*
+ * A blob (FORMAT.md 2) of @img whose payload is @payload, then the paths
+ * frame @paths of a paths image of @paths_image_size bytes.
+ */
+struct buf blob_with_paths(const struct buf *img, const struct buf *payload,
+			   const struct buf *paths, size_t paths_image_size,
+			   uint32_t flags);
+/* The same with the sample paths image's frame. */
 struct buf blob_of(const struct buf *img, const struct buf *payload,
 		   uint32_t flags);
 /* The writer's blob of @img: one frame, level 19, checksum, size. */
 struct buf zstd_blob(const struct buf *img);
-/* The payload (the zstd frame) of a blob from zstd_blob(). */
+/* The payload (the image's zstd frame) of a blob from zstd_blob(). */
 struct buf payload_of(const struct buf *blob);
 
 /* Note records (FORMAT.md 1.1) of other owners, as in a kernel's .notes. */
@@ -127,9 +171,13 @@ void corpus_close(void);
 /* OUTDIR/corpus/@name.kms, the bytes of @b. */
 void write_case(const char *name, const struct buf *b);
 /*
- * The verdict of an accepted case: what its image header says, then
- * @annotations.
+ * The verdict of an accepted case: what its image header and its paths
+ * image @p say, then @annotations and @p's path lines.
  */
+void verdict_accept_paths(const char *name, const struct buf *img,
+			  const char *const *annotations,
+			  const struct paths_spec *p);
+/* The same with the sample paths image. */
 void verdict_accept(const char *name, const struct buf *img,
 		    const char *const *annotations);
 void verdict_refuse(const char *name, const char *reason);
@@ -158,5 +206,7 @@ void v1_cases(void);		/* frames.c */
 void v3_cases(void);		/* frames.c */
 void zstd_cases(void);		/* frames.c */
 void container_cases(void);	/* containers.c */
+void paths_cases(void);		/* paths.c */
+void paths_frame_cases(void);	/* paths.c */
 
 #endif /* KMS_CONFORMANCE_CORPUS_H */

@@ -51,22 +51,28 @@ void padding_cases(void)
 	emit_blob("padding-nonzero-first", b);
 
 	/*
-	 * payload_size one short: the frame's last byte (its checksum) is
-	 * padding now, and not zero; section 2 checks that before the frame.
+	 * payload_size one short: the paths frame starts a byte earlier and
+	 * its last byte (its checksum) is padding now, and not zero; section
+	 * 2 checks that before the frames.
 	 */
 	if (!blob.p[blob.len - 1])
-		die("internal error: the sample frame ends with a zero byte");
+		die("internal error: the sample paths frame ends with a zero byte");
 	b = buf_copy(&blob);
-	buf_put_le32(&b, KMS_HDR_PAYLOAD_SIZE, blob.len - KMS_HEADER_SIZE - 1);
+	buf_put_le32(&b, KMS_HDR_PAYLOAD_SIZE,
+		     kms_get_le32(blob.p + KMS_HDR_PAYLOAD_SIZE) - 1);
 	verdict_refuse("padding-payload-size-short", "bad-header");
 	emit_blob("padding-payload-size-short", b);
 
-	/* payload_size reaching into zero padding: zero bytes after the frame. */
+	/*
+	 * paths_size reaching into zero padding: zero bytes after the paths
+	 * frame, the last before the padding.
+	 */
 	b = buf_copy(&blob);
 	buf_append(&b, zeros, 8);
-	buf_put_le32(&b, KMS_HDR_PAYLOAD_SIZE, blob.len - KMS_HEADER_SIZE + 4);
-	verdict_refuse("padding-inside-payload", "bad-frame");
-	emit_blob("padding-inside-payload", b);
+	buf_put_le32(&b, KMS_HDR_PATHS_SIZE,
+		     kms_get_le32(blob.p + KMS_HDR_PATHS_SIZE) + 4);
+	verdict_refuse("padding-inside-paths-frame", "bad-frame");
+	emit_blob("padding-inside-paths-frame", b);
 
 	buf_release(&blob);
 	buf_release(&img);
@@ -163,6 +169,15 @@ void v3_cases(void)
 	b.p[KMS_HDR_VERSION] = 2;
 	verdict_refuse("v2-sample", "bad-version");
 	emit_blob("v2-sample", b);
+	buf_release(&frame);
+
+	/* Version 3's note: the image frame alone, the rest reserved. */
+	frame = zstd_frame(img.p, img.len, KMS_ZSTD_LEVEL, 0);
+	b = blob_with_paths(&img, &frame, &(struct buf){ 0 }, 0,
+			    KMS_FLAG_ZSTD);
+	b.p[KMS_HDR_VERSION] = 3;
+	verdict_refuse("v3-sample", "bad-version");
+	emit_blob("v3-sample", b);
 	buf_release(&frame);
 	buf_release(&img);
 

@@ -5,7 +5,8 @@
  * its verdict line printed (verdict.h).  The reason of a refusal is the
  * error's class (kms/error.h), named as FORMAT.md 7 names it, never read
  * from its message; -v adds the library's message after a refusal, -a an
- * accepted file's annotation lines, by the library's rule (kms/annotate.h).
+ * accepted file's annotation lines, by the library's rule (kms/annotate.h),
+ * and its path lines (kms_tables_path_at()).
  *
  *   kms-judge [-v] [-a] FILE...
  */
@@ -63,6 +64,30 @@ static void annotations(const char *path, const struct kms_tables *t)
 	free(p.addr);
 }
 
+/*
+ * FORMAT.md 7.1's path lines of @t: at each piece's first and last byte,
+ * the byte before the first piece and the pieces' end.
+ */
+static void paths(const char *path, const struct kms_tables *t)
+{
+	struct verdict_probes p = { 0 };
+	uint32_t i;
+	size_t k;
+
+	if (kms_piece_start(t, 0))
+		verdict_probe(&p, VERDICT_TEXT + kms_piece_start(t, 0) - 1);
+	for (i = 0; i < t->nr_pieces; i++) {
+		verdict_probe(&p, VERDICT_TEXT + kms_piece_start(t, i));
+		verdict_probe(&p, VERDICT_TEXT + kms_piece_end(t, i) - 1);
+	}
+	verdict_probe(&p, VERDICT_TEXT + t->pieces_end);
+	verdict_probes_sort(&p);
+	for (k = 0; k < p.nr; k++)
+		verdict_path(path, p.addr[k],
+			     kms_tables_path_at(t, p.addr[k] - VERDICT_TEXT));
+	free(p.addr);
+}
+
 int main(int argc, char **argv)
 {
 	int i = 1;
@@ -79,12 +104,15 @@ int main(int argc, char **argv)
 			kms_error_destroy(err);
 			continue;
 		}
-		verdict_accept(argv[i], &(struct verdict_counts){
+		verdict_accept_paths(argv[i], &(struct verdict_counts){
 			t->nr_sections, t->nr_ranges, t->nr_objects,
 			t->nr_modules, t->nr_modlist_words, t->strtab_size,
-			t->image_size });
-		if (annotate)
+			t->image_size }, &(struct verdict_paths){
+			t->nr_pieces, t->nr_paths, t->paths_image_size });
+		if (annotate) {
 			annotations(argv[i], t);
+			paths(argv[i], t);
+		}
 		kms_tables_destroy(t);
 	}
 	return fflush(stdout) ? 1 : 0;

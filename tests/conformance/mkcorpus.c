@@ -7,14 +7,16 @@
  *
  * writes OUTDIR/corpus/NAME.kms and OUTDIR/verdicts.  Each case breaks at
  * most one rule of FORMAT.md, so that its reason class is unambiguous; an
- * accepted case's verdict carries the counts of its image header, then
- * its annotation lines, written out by hand in its spec.  The
+ * accepted case's verdict carries the counts of its image header and
+ * its paths image, then its annotation and path lines, written out by
+ * hand in its specs.  The
  * REGRESSION files (inputs that once split the readers) are copied in as
  * fuzz-NAME.kms, refused as bad-frame.  The same libzstd gives the same
  * bytes: run-conformance.sh regenerates the corpus and compares.
  *
  * This file: the order of the cases and the regressions; the cases are
- * in sample.c, frames.c, containers.c and edges.c, written by corpus.c
+ * in sample.c, frames.c, containers.c, edges.c and paths.c, written by
+ * corpus.c
  * (corpus.h).
  */
 #include <libgen.h>
@@ -67,6 +69,8 @@ int main(int argc, char **argv)
 	v3_cases();
 	zstd_cases();
 	container_cases();
+	paths_cases();
+	paths_frame_cases();
 	for (k = 2; k < argc; k++)
 		regression_case(argv[k]);
 	corpus_close();

@@ -43,8 +43,10 @@ if ! diff -r "$tmp/regen/corpus" "$conf/corpus" >&2 ||
 fi
 
 # Verdicts (NAME accept|refuse ...) and annotation lines (NAME at ...).
-grep -v '^#' "$conf/verdicts" | awk '$2 != "at"' | LC_ALL=C sort > "$tmp/verdicts"
-awk '$2 == "at"' "$conf/verdicts" | LC_ALL=C sort > "$tmp/annotations"
+# Verdict lines; annotation and path lines (FORMAT.md 7.1) are compared apart.
+grep -v '^#' "$conf/verdicts" | awk '$2 != "at" && $2 != "path"' |
+	LC_ALL=C sort > "$tmp/verdicts"
+awk '$2 == "at" || $2 == "path"' "$conf/verdicts" | LC_ALL=C sort > "$tmp/annotations"
 files=("$conf"/corpus/*.kms)
 if [ "$(wc -l < "$tmp/verdicts")" != "${#files[@]}" ]; then
 	fail "${#files[@]} corpus files, $(wc -l < "$tmp/verdicts") verdicts"
@@ -63,7 +65,8 @@ judge() {
 		fail "$reader: exited $status"
 		cat "$tmp/$reader.err" >&2
 	fi
-	awk '$2 != "at"' "$tmp/$reader.out" | LC_ALL=C sort > "$tmp/$reader.sorted"
+	awk '$2 != "at" && $2 != "path"' "$tmp/$reader.out" |
+		LC_ALL=C sort > "$tmp/$reader.sorted"
 	n=$(wc -l < "$tmp/$reader.sorted")
 	# NAME, expected verdict, the reader's verdict and message.
 	LC_ALL=C join -t '|' -a 1 -a 2 -e '(none)' -o 0,1.2,2.2 \
@@ -77,13 +80,13 @@ judge() {
 	echo "$reader: $n files judged, $bad disagreements"
 	cat "$tmp/$reader.bad"
 	[ "$bad" = 0 ] || fail "$reader disagrees with tests/conformance/verdicts on $bad files"
-	# The annotation lines, line for line.
-	awk '$2 == "at"' "$tmp/$reader.out" | LC_ALL=C sort |
+	# The annotation and path lines, line for line.
+	awk '$2 == "at" || $2 == "path"' "$tmp/$reader.out" | LC_ALL=C sort |
 		LC_ALL=C comm -3 "$tmp/annotations" - |
 		sed -e 's/^\t/  got:      /' -e t -e 's/^/  expected: /' \
 		> "$tmp/$reader.bad-at"
 	bad=$(wc -l < "$tmp/$reader.bad-at")
-	echo "$reader: $(awk '$2 == "at"' "$tmp/$reader.out" | wc -l) annotation lines, $bad differ"
+	echo "$reader: $(awk '$2 == "at" || $2 == "path"' "$tmp/$reader.out" | wc -l) annotation and path lines, $bad differ"
 	cat "$tmp/$reader.bad-at"
 	[ "$bad" = 0 ] || fail "$reader's annotation lines differ from tests/conformance/verdicts ($bad lines)"
 }

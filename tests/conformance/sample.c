@@ -285,10 +285,11 @@ void image_cases(void)
 
 /*
  * A blob of the sample image with a header field (FORMAT.md 2) of @width
- * bytes set to @value, or to the image's CRC-32 or the payload's size
- * plus @value.
+ * bytes set to @value, or to the image's CRC-32, the payload's size plus
+ * @value, the paths frame's size plus @value, or the paths size that
+ * makes header, payload and paths 2^32 + @value bytes.
  */
-enum { SET, IMAGE_CRC, PAYLOAD_SIZE_PLUS };
+enum { SET, IMAGE_CRC, PAYLOAD_SIZE_PLUS, PATHS_SIZE_PLUS, PATHS_SIZE_WRAPS };
 
 struct header_case {
 	const char *name;
@@ -302,7 +303,8 @@ static const struct header_case header_table[] = {
 	{ "header-bad-magic", KMS_HDR_MAGIC, 4, SET, 0x32534d4b, "bad-header" },
 	{ "header-version-0", KMS_HDR_VERSION, 2, SET, 0, "bad-version" },
 	{ "header-version-1", KMS_HDR_VERSION, 2, SET, 1, "bad-version" },
-	{ "header-version-4", KMS_HDR_VERSION, 2, SET, 4, "bad-version" },
+	{ "header-version-3", KMS_HDR_VERSION, 2, SET, 3, "bad-version" },
+	{ "header-version-5", KMS_HDR_VERSION, 2, SET, 5, "bad-version" },
 	{ "header-version-max", KMS_HDR_VERSION, 2, SET, 0xffff,
 	  "bad-version" },
 	{ "header-size-48", KMS_HDR_HEADER_SIZE, 2, SET, 48, "bad-header" },
@@ -313,9 +315,8 @@ static const struct header_case header_table[] = {
 	  KMS_FLAG_ZSTD | 0x80000000u, "bad-header" },
 	{ "header-reserved-old-crc", KMS_HDR_RESERVED, 4, IMAGE_CRC, 0,
 	  "bad-header" },
-	{ "header-reserved-mid", KMS_HDR_RESERVED + 4, 4, SET, 1,
-	  "bad-header" },
-	{ "header-reserved-high", KMS_HDR_RESERVED + 8, 4, SET, 0x100,
+	{ "header-reserved-low", KMS_HDR_RESERVED, 4, SET, 1, "bad-header" },
+	{ "header-reserved-high", KMS_HDR_RESERVED, 4, SET, 0x1000000,
 	  "bad-header" },
 	{ "header-payload-size-long", KMS_HDR_PAYLOAD_SIZE, 4,
 	  PAYLOAD_SIZE_PLUS, 1, "bad-header" },
@@ -329,6 +330,18 @@ static const struct header_case header_table[] = {
 	  KMS_IMAGE_MAX_SIZE + 1, "bad-header" },
 	{ "header-image-size-max", KMS_HDR_IMAGE_SIZE, 4, SET, KMS_NONE,
 	  "bad-header" },
+	{ "header-paths-size-long", KMS_HDR_PATHS_SIZE, 4, PATHS_SIZE_PLUS,
+	  1, "bad-header" },
+	{ "header-paths-size-max", KMS_HDR_PATHS_SIZE, 4, SET, KMS_NONE,
+	  "bad-header" },
+	{ "header-paths-size-wraps", KMS_HDR_PATHS_SIZE, 4, PATHS_SIZE_WRAPS,
+	  0, "bad-header" },
+	{ "header-paths-image-size-small", KMS_HDR_PATHS_IMAGE_SIZE, 4, SET,
+	  KMS_PATHS_HEADER_SIZE - 1, "bad-header" },
+	{ "header-paths-image-size-large", KMS_HDR_PATHS_IMAGE_SIZE, 4, SET,
+	  KMS_PATHS_MAX_SIZE + 1, "bad-header" },
+	{ "header-paths-image-size-max", KMS_HDR_PATHS_IMAGE_SIZE, 4, SET,
+	  KMS_NONE, "bad-header" },
 };
 
 static void emit_header_case(const struct header_case *c,
@@ -340,7 +353,12 @@ static void emit_header_case(const struct header_case *c,
 	if (c->kind == IMAGE_CRC)
 		value = kms_crc32(img->p, img->len);
 	else if (c->kind == PAYLOAD_SIZE_PLUS)
-		value += blob.len - KMS_HEADER_SIZE;
+		value += kms_get_le32(blob.p + KMS_HDR_PAYLOAD_SIZE);
+	else if (c->kind == PATHS_SIZE_PLUS)
+		value += kms_get_le32(blob.p + KMS_HDR_PATHS_SIZE);
+	else if (c->kind == PATHS_SIZE_WRAPS)
+		value -= KMS_HEADER_SIZE +
+			kms_get_le32(blob.p + KMS_HDR_PAYLOAD_SIZE);
 	if (c->width == 2) {
 		blob.p[c->field] = value;
 		blob.p[c->field + 1] = value >> 8;
@@ -372,6 +390,7 @@ void header_cases(void)
 	b = buf_copy(&blob);
 	b.len = KMS_HEADER_SIZE;
 	buf_put_le32(&b, KMS_HDR_PAYLOAD_SIZE, 0);
+	buf_put_le32(&b, KMS_HDR_PATHS_SIZE, 0);
 	verdict_refuse("header-only", "bad-frame");
 	emit_blob("header-only", b);
 
@@ -411,6 +430,8 @@ void writer_case(void)
 		.strtab = sample_strtab,
 		.nr_modules = sample.nr_modules,
 	};
+	uint32_t piece_start[32], piece_path[32];
+	const char *paths[32];
 	struct layout l;
 	struct buf img, blob = { 0 };
 	void *writer_blob;
@@ -429,6 +450,7 @@ void writer_case(void)
 		lists[i] = sample_objects[2 * i];
 		names[i] = sample_objects[2 * i + 1];
 	}
+	sample_paths_input(&in, piece_start, piece_path, paths);
 	check(kms_blob_encode(&in, &writer_blob, &writer_size));
 	img = sample_image(&l);
 	verdict_accept("valid-writer", &img, sample.annotations);

@@ -3,8 +3,9 @@
  * The verdict lines of the conformance judges (FORMAT.md 7), written once
  * for kms-judge (the C library) and kms-kernel-judge (the kernel's parser):
  *
- *   NAME accept sections=C ranges=N attributions=M modules=K modlist-words=W strtab=S image=I
+ *   NAME accept sections=C ranges=N attributions=M modules=K modlist-words=W strtab=S image=I pieces=P paths=Q paths-image=Z
  *   NAME at 0xADDR TYPES[ ANNOTATION]	(after an accept, one a probe)
+ *   NAME path 0xADDR PATH		(after those, one a path probe)
  *   NAME refuse CLASS[<TAB>the reader's message]
  *
  * NAME is the file's name without directory and ".kms".  The probes and
@@ -49,15 +50,43 @@ static inline int verdict_name_len(const char *path, const char **name)
 	return len > 4 && !strcmp(*name + len - 4, ".kms") ? len - 4 : len;
 }
 
-static inline void verdict_accept(const char *path,
-				  const struct verdict_counts *c)
+/* What a paths image (FORMAT.md 3.9) holds: its header's counts, size. */
+struct verdict_paths {
+	uint32_t pieces, paths;
+	size_t paths_image;
+};
+
+/* The accept line; without the paths fields if @pc is NULL. */
+static inline void verdict_accept_paths(const char *path,
+					const struct verdict_counts *c,
+					const struct verdict_paths *pc)
 {
 	const char *name;
 	int len = verdict_name_len(path, &name);
 
-	printf("%.*s accept sections=%u ranges=%u attributions=%u modules=%u modlist-words=%u strtab=%u image=%zu\n",
+	printf("%.*s accept sections=%u ranges=%u attributions=%u modules=%u modlist-words=%u strtab=%u image=%zu",
 	       len, name, c->sections, c->ranges, c->attributions, c->modules,
 	       c->modlist_words, c->strtab, c->image);
+	if (pc)
+		printf(" pieces=%u paths=%u paths-image=%zu", pc->pieces,
+		       pc->paths, pc->paths_image);
+	putchar('\n');
+}
+
+static inline void verdict_accept(const char *path,
+				  const struct verdict_counts *c)
+{
+	verdict_accept_paths(path, c, NULL);
+}
+
+/* The path line of probe @addr of @path: @p, or "-" for none. */
+static inline void verdict_path(const char *path, uint64_t addr,
+				const char *p)
+{
+	const char *name;
+	int len = verdict_name_len(path, &name);
+
+	printf("%.*s path 0x%" PRIx64 " %s\n", len, name, addr, p ? p : "-");
 }
 
 /* The refusal of @path, with @message (one line, a trailing \n dropped)

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Encode and decode the kallmodsyms blob (FORMAT.md, sections 2 and 3):
- * blob.c decodes, blob_encode.c encodes, blob_stored.c converts an image
- * to and from its stored form.  The ELF note record that carries a blob
+ * blob.c decodes (blob_check.c checks the image, blob_paths.c the paths
+ * image), blob_encode.c encodes, blob_stored.c converts an image and a
+ * paths image to and from their stored forms.  The ELF note record that carries a blob
  * is kms/note.h's.
  *
  * Contract: the decoder validates every field before use and never reads
@@ -14,6 +15,7 @@
 #ifndef KMS_BLOB_H
 #define KMS_BLOB_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -40,6 +42,15 @@ struct kms_error *kms_blob_decode(const void *blob, size_t size,
 struct kms_error *kms_image_store(unsigned char *img, size_t size);
 struct kms_error *kms_image_restore(unsigned char *img, size_t size);
 
+/*
+ * The same for a paths image (FORMAT.md 3.9), to its stored form if
+ * @store (the piece starts as differences, both piece columns in byte
+ * planes), else back.  It refuses a paths image whose header does not
+ * place its columns inside it.
+ */
+struct kms_error *kms_paths_convert(unsigned char *paths, size_t size,
+				    bool store);
+
 /* Input of the encoder, in host byte order. */
 struct kms_encode_section {
 	uint32_t cls;
@@ -61,17 +72,30 @@ struct kms_encode_input {
 	uint32_t strtab_size;
 	const char *strtab;
 	uint32_t nr_modules;
+	/*
+	 * The paths image (FORMAT.md 3.9): @nr_pieces pieces, each starting
+	 * at @piece_start (offsets from _text, increasing) with path number
+	 * @piece_path (KMS_NONE: none), the last ending at @pieces_end; the
+	 * @nr_paths @paths, in the order of their first piece.  At least one
+	 * of each.
+	 */
+	uint32_t nr_pieces;
+	const uint32_t *piece_start;
+	const uint32_t *piece_path;
+	uint32_t pieces_end;
+	uint32_t nr_paths;
+	const char *const *paths;
 };
 
 /*
- * The zstd level of the blob's frame.  Tools that rewrite a blob use it
+ * The zstd level of the blob's frames.  Tools that rewrite a blob use it
  * too, so that a rewritten note fits where the original was linked.
  */
 #define KMS_ZSTD_LEVEL 19
 
 /*
- * Build the blob (header + zstd frame, with content size and checksum);
- * *ret_blob is malloc()ed.
+ * Build the blob (header, the image's zstd frame, the paths image's, each
+ * with content size and checksum); *ret_blob is malloc()ed.
  */
 struct kms_error *kms_blob_encode(const struct kms_encode_input *in,
 				  void **ret_blob, size_t *ret_size);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Constants and layout of the kallmodsyms note, version 3.  FORMAT.md is the
+ * Constants and layout of the kallmodsyms note, version 4.  FORMAT.md is the
  * specification; this header only names what it defines.  Every multi-byte
  * field is little-endian on disk.
  */
@@ -13,7 +13,7 @@
 #define KMS_NOTE_SECTION	".note.kallmodsyms"
 
 #define KMS_MAGIC		"KMS1"	/* the family: unchanged since version 1 */
-#define KMS_VERSION		3
+#define KMS_VERSION		4
 #define KMS_HEADER_SIZE		32
 #define KMS_FLAG_ZSTD		0x1u
 #define KMS_FLAGS_REQUIRED	KMS_FLAG_ZSTD	/* flags must equal this */
@@ -25,8 +25,10 @@
 #define KMS_HDR_FLAGS		8
 #define KMS_HDR_PAYLOAD_SIZE	12
 #define KMS_HDR_IMAGE_SIZE	16
-#define KMS_HDR_RESERVED	20	/* 12 bytes */
-#define KMS_HDR_RESERVED_SIZE	12
+#define KMS_HDR_PATHS_SIZE	20	/* the paths frame's bytes */
+#define KMS_HDR_PATHS_IMAGE_SIZE 24	/* the paths image's */
+#define KMS_HDR_RESERVED	28	/* 4 bytes */
+#define KMS_HDR_RESERVED_SIZE	4
 
 #define KMS_IMAGE_HEADER_SIZE	48
 #define KMS_IMAGE_MAX_SIZE	(64u << 20)
@@ -57,6 +59,16 @@
 #define KMS_OBJECT_WIDTH(nr_objects) \
 	((nr_objects) <= KMS_NARROW_OBJECTS_MAX ? 2u : 4u)
 #define KMS_NONE16		0xffffu
+
+/* The paths image (FORMAT.md 3.9): its header's fields, its limits. */
+#define KMS_PATHS_NR_PIECES	0
+#define KMS_PATHS_NR_PATHS	4
+#define KMS_PATHS_END		8
+#define KMS_PATHS_HEADER_SIZE	12
+#define KMS_PATHS_MAX_SIZE	(64u << 20)
+/* Piece paths are 2 bytes while nr_paths <= 65535, 4 beyond. */
+#define KMS_PATH_WIDTH(nr_paths) \
+	((nr_paths) <= KMS_NARROW_OBJECTS_MAX ? 2u : 4u)
 
 /* Section classes (FORMAT.md 3.1). */
 #define KMS_CLASS_TEXT		0

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The decoded tables of a kallmodsyms blob (FORMAT.md 3): what
- * kms_blob_decode() (kms/blob.h) hands out, and the questions asked of
- * them (sidecar/lib/tables.c).
+ * kms_blob_decode() (kms/blob.h) hands out, the image and the paths image
+ * (3.9), and the questions asked of them (sidecar/lib/tables.c).
  *
  * Contract: the tables were validated whole when decoded, so the
  * accessors and queries below check no bounds and cannot fail; an index
@@ -14,6 +14,7 @@
 #ifndef KMS_TABLES_H
 #define KMS_TABLES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -37,7 +38,8 @@ struct kms_tables {
 	unsigned char *image;		/* owned */
 	size_t image_size;
 	size_t blob_size;		/* the note descriptor, padding included */
-	size_t payload_size;		/* of it, the zstd frame */
+	size_t payload_size;		/* of it, the image's zstd frame */
+	size_t paths_size;		/* and the paths image's */
 	uint32_t nr_sections;
 	struct kms_section *sections;	/* owned, nr_sections entries */
 	uint32_t nr_ranges;
@@ -51,6 +53,16 @@ struct kms_tables {
 	const unsigned char *objects;
 	const unsigned char *modlists;
 	const char *strtab;
+	/* The paths image (FORMAT.md 3.9), its columns restored. */
+	unsigned char *paths_image;	/* owned */
+	size_t paths_image_size;
+	uint32_t nr_pieces;
+	uint32_t nr_paths;
+	uint32_t pieces_end;		/* offset from _text */
+	unsigned int path_width;	/* of piece paths: 2 or 4 */
+	const unsigned char *piece_starts;
+	const unsigned char *piece_paths;
+	uint32_t *path_offsets;		/* owned: where each path starts */
 };
 
 /* Free @tables and what they own; NULL is allowed. */
@@ -61,17 +73,27 @@ static inline uint32_t kms_range_start(const struct kms_tables *t, uint32_t i)
 	return kms_get_le32(t->starts + 4 * (size_t)i);
 }
 
-/* The object of range @i, or KMS_NONE (0xffffffff) whatever the width. */
-static inline uint32_t kms_range_object(const struct kms_tables *t, uint32_t i)
+/*
+ * Index @i of a column of @width-byte indexes (range objects, piece
+ * paths), all ones (none) as KMS_NONE (0xffffffff) whatever the width.
+ */
+static inline uint32_t kms_column_index(const unsigned char *col,
+					unsigned int width, uint32_t i)
 {
 	const unsigned char *p;
 	uint32_t v;
 
-	if (t->object_width == 4)
-		return kms_get_le32(t->range_objects + 4 * (size_t)i);
-	p = t->range_objects + 2 * (size_t)i;
+	if (width == 4)
+		return kms_get_le32(col + 4 * (size_t)i);
+	p = col + 2 * (size_t)i;
 	v = (uint32_t)p[0] | (uint32_t)p[1] << 8;
 	return v == 0xffffu ? 0xffffffffu : v;
+}
+
+/* The object of range @i, or KMS_NONE. */
+static inline uint32_t kms_range_object(const struct kms_tables *t, uint32_t i)
+{
+	return kms_column_index(t->range_objects, t->object_width, i);
 }
 
 /* The section range @i belongs to (binary search). */
@@ -152,5 +174,51 @@ static inline uint32_t kms_tables_find_range(const struct kms_tables *t,
 {
 	return kms_tables_find(t, 0, offset, NULL);
 }
+
+/* Piece @i's start (FORMAT.md 3.9), an offset from _text. */
+static inline uint32_t kms_piece_start(const struct kms_tables *t, uint32_t i)
+{
+	return kms_get_le32(t->piece_starts + 4 * (size_t)i);
+}
+
+/* Where piece @i ends: the next piece's start, or the pieces' end. */
+static inline uint32_t kms_piece_end(const struct kms_tables *t, uint32_t i)
+{
+	return i + 1 < t->nr_pieces ? kms_piece_start(t, i + 1) : t->pieces_end;
+}
+
+/* Piece @i's path number, or KMS_NONE (no path). */
+static inline uint32_t kms_piece_path(const struct kms_tables *t, uint32_t i)
+{
+	return kms_column_index(t->piece_paths, t->path_width, i);
+}
+
+/*
+ * Path number @k (below nr_paths): the paths in the order of their first
+ * piece, each once; iterate them with k from 0 to nr_paths - 1.
+ */
+static inline const char *kms_path(const struct kms_tables *t, uint32_t k)
+{
+	return (const char *)t->paths_image + t->path_offsets[k];
+}
+
+/*
+ * The piece holding @text_offset (from _text), or KMS_NONE if it lies
+ * outside every piece.  Binary search.
+ */
+uint32_t kms_tables_piece_at(const struct kms_tables *t, uint32_t text_offset);
+
+/*
+ * The full path of the object file of the code at @text_offset (from
+ * _text), or NULL where no piece, or a piece without a path, holds it.
+ */
+const char *kms_tables_path_at(const struct kms_tables *t,
+			       uint32_t text_offset);
+
+/*
+ * Whether @name is a component suffix of @path (FORMAT.md 3.9): the path
+ * itself or what follows one of its '/'.
+ */
+bool kms_path_has_suffix(const char *path, const char *name);
 
 #endif /* KMS_TABLES_H */

@@ -165,9 +165,13 @@ Each argument is an address, any gdb expression ($pc, a function pointer
 field), or a symbol specification as the inspector takes it: sym,
 sym+0xoff[/0xsize], 'sym [mod] {obj.o}', mod:sym, path/obj.o:sym,
 'file.c'::sym, sym@path/file.c, sym,N (livepatch sympos); see
-kallmodsyms(1).  A specification that fits several instances is an error
-that lists them.  Quote arguments that hold spaces.  One line per argument,
-as the inspector's "kallmodsyms lookup" prints it."""
+kallmodsyms(1).  A function's {obj.o} and obj.o: are any component suffix
+of its object's full path in the note (fs/fat/cache.o, fat/cache.o,
+cache.o), whether the listing prints a name or not; a data symbol's
+{obj.o} is the name the listing prints.  A specification that fits
+several instances is an error that lists them.  Quote arguments that hold
+spaces.  One line per argument, as the inspector's "kallmodsyms lookup"
+prints it."""
 
     def __init__(self):
         super().__init__("lx-kallmodsyms-lookup", gdb.COMMAND_DATA)

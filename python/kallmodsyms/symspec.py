@@ -11,14 +11,16 @@ notations that name one instance of a kernel symbol.  Pure Python, no gdb.
                                      symbols of the name in kallsyms
                                      order; 0: must be unique)
 
-Paths match by whole trailing components.  Where the tables do not name an
+Paths match by whole trailing components.  A function's object is the
+full path the note's paths image gives it (FORMAT.md 3.9): {obj.o} and
+obj.o: name it by any component suffix of that path (fs/fat/cache.o,
+fat/cache.o, cache.o), whatever the listing prints.  Other symbols (data)
+match {obj.o} as /proc/kallmodsyms prints it.  Where nothing names an
 instance's object, a source_of(address) callback (DWARF, through gdb) may
 tell; else the instance is "unsure" and the input is reported, not
 guessed."""
 
 import re
-
-from .constants import NONE
 
 TEXT_TYPES = "tTwW"
 
@@ -162,6 +164,12 @@ def parse(text, allow_address=True):
     return spec
 
 
+def is_component_suffix(path, name):
+    """Is @name @path itself or what follows one of its '/' (FORMAT.md
+    3.9: fs/fat/cache.o, fat/cache.o and cache.o name fs/fat/cache.o)?"""
+    return path == name or path.endswith("/" + name)
+
+
 def path_ends_with(path, suffix):
     if not path.endswith(suffix):
         return False
@@ -179,14 +187,23 @@ NO, UNSURE, YES = 0, 1, 2
 
 
 class Instance:
-    def __init__(self, index, obj, sympos):
+    """Symbol @index of its name's @sympos, its attribution @obj; @path:
+    its object's full path, None where its piece has none, and
+    path_known: whether the paths image tells (functions only)."""
+
+    def __init__(self, index, obj, sympos, path_known=False, path=None):
         self.index = index
         self.obj = obj
         self.sympos = sympos
+        self.path_known = path_known
+        self.path = path
         self.unsure = False
 
 
 def _match_object(tables, inst, address, path, source_of):
+    if inst.path_known:
+        return YES if inst.path is not None and \
+            is_component_suffix(inst.path, path) else NO
     named = tables.objfile(inst.obj)
     if named is not None and path_ends_with(named, path):
         return YES
@@ -214,17 +231,26 @@ def match(spec, symbols, tables, text, source_of=None):
     """(instances passing @spec's qualifiers, how many symbols have the
     name).  @text: the address of _text in @symbols' addresses."""
     indexes = symbols.named(spec.name)
+    percpu = symbols.named("__per_cpu_start")
+    percpu = symbols.addresses[percpu[0]] if percpu else None
 
     def obj_of(i):
-        if symbols.types[i] not in TEXT_TYPES:
-            return NONE
-        return tables.object_at(symbols.addresses[i] - text)
+        return tables.symbol_object(symbols.addresses[i], symbols.types[i],
+                                    text, percpu)
+
+    def instance(pos, i):
+        address = symbols.addresses[i]
+        if (tables.paths_image is None or address < text or
+                symbols.types[i] not in TEXT_TYPES):
+            return Instance(i, obj_of(i), pos)
+        return Instance(i, obj_of(i), pos, True,
+                        tables.path_at(address - text))
 
     printed = spec.object_braced and any(
         tables.objfile(obj_of(i)) == spec.object for i in indexes)
     found = []
     for pos, i in enumerate(indexes, 1):
-        inst = Instance(i, obj_of(i), pos)
+        inst = instance(pos, i)
         verdict = YES
         if spec.sympos and pos != spec.sympos:
             continue
@@ -237,7 +263,7 @@ def match(spec, symbols, tables, text, source_of=None):
                 for m in tables.modules(inst.obj)):
             continue
         address = symbols.addresses[i]
-        if printed:
+        if printed and not inst.path_known:
             if tables.objfile(inst.obj) != spec.object:
                 continue
         elif spec.object is not None:

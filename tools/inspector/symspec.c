@@ -333,9 +333,14 @@ static enum verdict match_object(struct inspector *in,
 {
 	const char *named = inst->obj == KMS_NONE ? NULL :
 			    kms_object_name(in->tables, inst->obj);
-	const char *src;
+	const char *src, *full = NULL;
 	char buf[4096];
 
+	/* Code: the full path of its object file (FORMAT.md 3.9) decides. */
+	if (inst->sym->type && strchr("tTwW", inst->sym->type))
+		full = inspector_path(in, inst->sym->address);
+	if (full)
+		return kms_path_has_suffix(full, path) ? YES : NO;
 	if (named && path_ends_with(named, path))
 		return YES;
 	src = inspector_unit_file(in, inst->sym->address);

@@ -148,7 +148,7 @@ static void print_counts(struct inspector *in, const struct symbol_stats *ss,
 		   t->image_size);
 	print_stat(in, "pieces", "pieces of code with paths", t->nr_pieces);
 	print_stat(in, "paths", "object paths", t->nr_paths);
-	print_stat(in, "paths_image_bytes", "paths image bytes (uncompressed)",
+	print_stat(in, "paths_image_bytes", "paths bytes (uncompressed)",
 		   t->paths_image_size);
 	print_stat(in, "strtab_bytes", "string bytes", t->strtab_size);
 }

@@ -30,12 +30,12 @@ out=$tree/scripts/kallmodsyms
 # dwarf.c and dwarf_units.c place an LTO link's code by the DWARF compile
 # units (hence libdw).
 declare -A files=(
-	[lib]="blob.c blob_check.c blob_encode.c blob_stored.c error.c note.c
-		strmap.c tables.c util.c blob_image.h"
+	[lib]="blob.c blob_check.c blob_encode.c blob_paths.c blob_stored.c
+		error.c note.c strmap.c tables.c util.c blob_image.h"
 	[inputs]="dwarf_units.c elf_file.c kallsyms_tables.c kallsyms_tables.h
 		kbuild.c linker_map.c source.c symbols.c"
 	[gen]="kbuild_main.c cli.c gen.c dwarf.c emit.c image.c lto.c maps.c
-		modules.c naming.c pieces.c services.c cli.h emit.h state.h"
+		modules.c naming.c paths.c pieces.c services.c cli.h emit.h state.h"
 )
 
 # rename FILE: the copy's text of FILE.

@@ -2,7 +2,8 @@
 /*
  * The image phase: the blob's string table, module lists, object table
  * (one entry per distinct module list and name) and address ranges, from
- * the sorted pieces, then encoded (kms_blob_encode()).
+ * the sorted pieces, with the paths image's pieces (paths.c), then
+ * encoded (kms_blob_encode()).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +39,8 @@ struct image_builder {
 	struct kms_encode_section *sections;	/* up to one a piece */
 	size_t nr_sections;
 	size_t section_first;		/* the open section's first range */
+
+	struct paths_builder paths;	/* FORMAT.md 3.9 */
 };
 
 static struct kms_error *add_string(struct image_builder *b, const char *s,
@@ -184,6 +187,7 @@ static void push_range(struct image_builder *b, uint32_t start,
 
 static void release_builder(struct image_builder *b)
 {
+	gen_paths_release(&b->paths);
 	kms_strmap_release(&b->strings);
 	kms_strmap_release(&b->module_names);
 	kms_strmap_release(&b->attributions);
@@ -353,6 +357,8 @@ static struct kms_error *add_ranges(struct gen *g, struct image_builder *b,
 			push_range(b, prev_end - base, KMS_NONE);
 		}
 		err = check_offset(g, base, p, c);
+		if (!err && (c == KMS_CLASS_TEXT || c == KMS_CLASS_INIT_TEXT))
+			err = gen_paths_add(g, &b->paths, p, base);
 		if (err)
 			return err;
 		push_range(b, p->start - base, obj->attribution);
@@ -383,6 +389,7 @@ static struct kms_error *encode(struct gen *g, struct image_builder *b,
 	};
 	struct kms_error *err;
 
+	gen_paths_input(&b->paths, &in);
 	err = kms_blob_encode(&in, ret_blob, ret_size);
 	if (err)
 		return err;
@@ -391,6 +398,8 @@ static struct kms_error *encode(struct gen *g, struct image_builder *b,
 	g->stats.modules = in.nr_modules;
 	g->stats.strtab_bytes = in.strtab_size;
 	g->stats.blob_bytes = *ret_size;
+	g->stats.path_pieces = in.nr_pieces;
+	g->stats.paths = in.nr_paths;
 	return NULL;
 }
 

@@ -260,13 +260,14 @@ static void print_stats(const struct cli *cli,
 {
 	fprintf(stderr,
 		"pieces %zu objects %zu modular %zu multi-module %zu named %zu missing-cmd %zu ambiguous %zu\n"
-		"ranges %zu attributions %zu modules %zu strtab %zu image %zu note %zu seconds %.3f\n"
+		"ranges %zu attributions %zu modules %zu strtab %zu image %zu note %zu path-pieces %zu paths %zu seconds %.3f\n"
 		"modularity %s not-modules %zu\n",
 		stats->pieces, stats->objects, stats->modular_objects,
 		stats->multi_module_objects, stats->named_objects,
 		stats->missing_cmd, stats->ambiguous, stats->ranges,
 		stats->attributions, stats->modules, stats->strtab_bytes,
-		stats->image_bytes, stats->blob_bytes, seconds,
+		stats->image_bytes, stats->blob_bytes, stats->path_pieces,
+		stats->paths, seconds,
 		!stats->modularity ? "modules.builtin" :
 		stats->kconfig_cached ? "kconfig(cached)+makefiles" :
 		"kconfig+makefiles",

@@ -15,7 +15,8 @@
  *            a kernel (dwarf_modules.c);
  *   naming   which objects print {objfile}, and how much of the path
  *            (naming.c);
- *   image    the blob's tables (image.c); then the report (explain.c).
+ *   image    the blob's tables (image.c), with the paths image's pieces
+ *            (paths.c); then the report (explain.c).
  *
  * An input mode (struct gen_mode) says where pieces and modules come from:
  * gen.c has kbuild's (the link maps and the build tree, modules.builtin's
@@ -193,6 +194,26 @@ struct kms_error *gen_read_dwarf_modules(struct gen *g);
 /* The built-in modules whose objects are unknown, each passed to @fn. */
 size_t gen_unknown_modules(const struct gen *g,
 			   void (*fn)(const struct gen *, const char *));
+
+/*
+ * paths.c: the paths image's pieces (FORMAT.md 3.9), from the executable
+ * pieces in address order, offsets from _text
+ */
+struct paths_builder {
+	uint32_t *start, *path;		/* path: KMS_NONE for none */
+	size_t nr, start_cap, path_cap;
+	uint32_t end;			/* of the last piece */
+	uint32_t last_object, last_section;
+	struct kms_strmap paths;	/* path -> number */
+};
+/* Piece @p of an executable class, its offsets from @base (_text). */
+struct kms_error *gen_paths_add(struct gen *g, struct paths_builder *pb,
+				const struct piece *p, uint64_t base);
+/* The encoder's paths fields, borrowing @pb's arrays. */
+struct kms_encode_input;
+void gen_paths_input(const struct paths_builder *pb,
+		     struct kms_encode_input *in);
+void gen_paths_release(struct paths_builder *pb);
 
 /* naming.c: which objects print {objfile}, and how much of it */
 struct kms_error *gen_name_objects(struct gen *g);

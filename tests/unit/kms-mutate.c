@@ -20,7 +20,7 @@
  *   imgbyte:OFF=VAL  the same for one byte
  *   truncate=N       keep only the first N bytes of the blob (descsz too);
  *                    negative N drops -N bytes from the end
- *   fixsize          set payload_size to what is left after truncation
+ *   fixsize          set paths_size to what is left after truncation
  *   pad=N            append N zero bytes to the descriptor (padding,
  *                    FORMAT.md 2), after any truncation
  *   tailxor=V        xor the descriptor's last byte with V, after padding
@@ -122,6 +122,7 @@ int main(int argc, char **argv)
 {
 	unsigned char *file, *blob, *img, *orig, *out;
 	size_t file_size, blob_size, img_size, out_size;
+	uint32_t payload_size, paths_size;
 	const void *desc;
 	size_t desc_size, cap;
 	struct kms_error *err;
@@ -135,13 +136,19 @@ int main(int argc, char **argv)
 	err = kms_note_find(file, file_size, argv[1], &desc, &desc_size);
 	if (err || !desc)
 		die("input is not a kallmodsyms note");
-	/* The header and payload; the input's padding (--pad-to) is dropped. */
-	if (desc_size < KMS_HEADER_SIZE ||
-	    kms_get_le32((const unsigned char *)desc + KMS_HDR_PAYLOAD_SIZE) >
-	    desc_size - KMS_HEADER_SIZE)
+	/*
+	 * The header and both frames; the input's padding (--pad-to) is
+	 * dropped.
+	 */
+	if (desc_size < KMS_HEADER_SIZE)
 		die("input has a bad header");
-	blob_size = KMS_HEADER_SIZE +
-		    kms_get_le32((const unsigned char *)desc + KMS_HDR_PAYLOAD_SIZE);
+	payload_size = kms_get_le32((const unsigned char *)desc +
+				    KMS_HDR_PAYLOAD_SIZE);
+	paths_size = kms_get_le32((const unsigned char *)desc +
+				  KMS_HDR_PATHS_SIZE);
+	if ((uint64_t)payload_size + paths_size > desc_size - KMS_HEADER_SIZE)
+		die("input has a bad header");
+	blob_size = KMS_HEADER_SIZE + payload_size + paths_size;
 	blob = malloc(blob_size);
 	if (!blob)
 		die("out of memory");
@@ -150,7 +157,7 @@ int main(int argc, char **argv)
 	img_size = kms_get_le32(blob + KMS_HDR_IMAGE_SIZE);
 	img = malloc(img_size);
 	if (ZSTD_decompress(img, img_size, blob + KMS_HEADER_SIZE,
-			    blob_size - KMS_HEADER_SIZE) != img_size)
+			    payload_size) != img_size)
 		die("input does not decompress");
 	if (kms_image_restore(img, img_size))
 		die("input's image does not restore");
@@ -209,7 +216,7 @@ int main(int argc, char **argv)
 
 		store_as(img, orig, img_size);
 		cap = ZSTD_compressBound(img_size);
-		nb = malloc(KMS_HEADER_SIZE + cap);
+		nb = malloc(KMS_HEADER_SIZE + cap + paths_size);
 		if (!cctx || !nb)
 			die("out of memory");
 		memcpy(nb, blob, KMS_HEADER_SIZE);
@@ -227,17 +234,21 @@ int main(int argc, char **argv)
 		if (ZSTD_isError(csize))
 			die("cannot compress");
 		kms_put_le32(nb + KMS_HDR_PAYLOAD_SIZE, csize);
+		/* The paths frame as it was, after the new image frame. */
+		memcpy(nb + KMS_HEADER_SIZE + csize,
+		       blob + KMS_HEADER_SIZE + payload_size, paths_size);
 		free(blob);
 		blob = nb;
-		blob_size = KMS_HEADER_SIZE + csize;
+		payload_size = csize;
+		blob_size = KMS_HEADER_SIZE + csize + paths_size;
 	}
 	if (truncate_to < 0 && (size_t)-truncate_to < blob_size)
 		blob_size -= -truncate_to;
 	else if (truncate_to >= 0 && (size_t)truncate_to < blob_size)
 		blob_size = truncate_to;
-	if (fixsize && blob_size >= KMS_HEADER_SIZE)
-		kms_put_le32(blob + KMS_HDR_PAYLOAD_SIZE,
-			     blob_size - KMS_HEADER_SIZE);
+	if (fixsize && blob_size >= KMS_HEADER_SIZE + payload_size)
+		kms_put_le32(blob + KMS_HDR_PATHS_SIZE,
+			     blob_size - KMS_HEADER_SIZE - payload_size);
 
 	if (pad > 0) {
 		blob = realloc(blob, blob_size + pad);

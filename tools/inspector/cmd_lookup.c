@@ -19,10 +19,15 @@ static void print_result(struct inspector *in, const char *input,
 			 const struct inspector_name *name)
 {
 	if (in->opts->json) {
+		const char *path = inspector_path(in, name->sym->address +
+						  name->offset);
+
 		json_begin_object(&in->json, NULL);
 		json_string(&in->json, "input", input);
 		json_hex(&in->json, "address", addr);
 		inspector_json_name(in, name);
+		if (path)
+			json_string(&in->json, "path", path);
 		json_end_object(&in->json);
 		return;
 	}

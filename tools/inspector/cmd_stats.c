@@ -140,9 +140,16 @@ static void print_counts(struct inspector *in, const struct symbol_stats *ss,
 		   cs[KMS_CLASS_TEXT].bytes);
 	print_stat(in, "note_bytes", "note bytes (compressed)", t->blob_size);
 	print_stat(in, "note_padding", "of which padding",
-		   t->blob_size - KMS_HEADER_SIZE - t->payload_size);
+		   t->blob_size - KMS_HEADER_SIZE - t->payload_size -
+		   t->paths_size);
+	print_stat(in, "paths_frame_bytes", "of which the paths frame",
+		   t->paths_size);
 	print_stat(in, "image_bytes", "image bytes (uncompressed)",
 		   t->image_size);
+	print_stat(in, "pieces", "pieces of code with paths", t->nr_pieces);
+	print_stat(in, "paths", "object paths", t->nr_paths);
+	print_stat(in, "paths_image_bytes", "paths bytes (uncompressed)",
+		   t->paths_image_size);
 	print_stat(in, "strtab_bytes", "string bytes", t->strtab_size);
 }
 

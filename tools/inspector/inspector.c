@@ -354,6 +354,15 @@ bool inspector_class_base(struct inspector *in, uint32_t cls, uint64_t *ret)
 	return true;
 }
 
+const char *inspector_path(struct inspector *in, uint64_t addr)
+{
+	uint64_t text = in->syms->text_address;
+
+	if (addr < text || addr - text > UINT32_MAX)
+		return NULL;
+	return kms_tables_path_at(in->tables, addr - text);
+}
+
 bool inspector_absolute_percpu(struct inspector *in, uint64_t addr)
 {
 	uint64_t start;

@@ -121,6 +121,12 @@ uint32_t inspector_object_in(struct inspector *in, const struct kms_tables *t,
 			     const struct kms_symbol *sym, uint32_t *cursor);
 
 /*
+ * The full path of the object file of the code at link-time @addr (the
+ * paths image, FORMAT.md 3.9), or NULL: not code, or code of no path.
+ */
+const char *inspector_path(struct inspector *in, uint64_t addr);
+
+/*
  * Whether @addr is a per-CPU offset as kallsyms lists it under
  * CONFIG_KALLSYMS_ABSOLUTE_PERCPU (x86-64 SMP): inside [__per_cpu_start,
  * __per_cpu_end), linked below _text.  KASLR does not move those.

@@ -90,6 +90,7 @@ struct kms_gen_stats {
 	size_t ambiguous;		/* symbols that stay ambiguous */
 	size_t ranges, attributions, modules, strtab_bytes;
 	size_t image_bytes, blob_bytes;
+	size_t path_pieces, paths;	/* the paths image (FORMAT.md 3.9) */
 	/* LTO links: text of LTO's output, ...in no unit's ranges */
 	size_t lto_bytes, lto_unplaced;		/* code */
 	size_t lto_data_bytes, lto_data_unplaced;

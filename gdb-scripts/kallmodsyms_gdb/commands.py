@@ -165,11 +165,11 @@ Each argument is an address, any gdb expression ($pc, a function pointer
 field), or a symbol specification as the inspector takes it: sym,
 sym+0xoff[/0xsize], 'sym [mod] {obj.o}', mod:sym, path/obj.o:sym,
 'file.c'::sym, sym@path/file.c, sym,N (livepatch sympos); see
-kallmodsyms(1).  A function's {obj.o} and obj.o: are any component suffix
-of its object's full path in the note (fs/fat/cache.o, fat/cache.o,
-cache.o), whether the listing prints a name or not; a data symbol's
-{obj.o} is the name the listing prints.  A specification that fits
-several instances is an error that lists them.  Quote arguments that hold
+kallmodsyms(1).  {obj.o} is the name the listing prints if it prints it
+for an instance; otherwise, as obj.o: is, any component suffix of a
+function's object's full path in the note (fs/fat/cache.o, fat/cache.o,
+cache.o) or of the sources DWARF names for it.  A specification that
+fits several instances is an error that lists them.  Quote arguments that hold
 spaces.  One line per argument, as the inspector's "kallmodsyms lookup"
 prints it."""
 

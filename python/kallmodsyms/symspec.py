@@ -11,14 +11,16 @@ notations that name one instance of a kernel symbol.  Pure Python, no gdb.
                                      symbols of the name in kallsyms
                                      order; 0: must be unique)
 
-Paths match by whole trailing components.  A function's object is the
-full path the note's paths image gives it (FORMAT.md 3.9): {obj.o} and
-obj.o: name it by any component suffix of that path (fs/fat/cache.o,
-fat/cache.o, cache.o), whatever the listing prints.  Other symbols (data)
-match {obj.o} as /proc/kallmodsyms prints it.  Where nothing names an
-instance's object, a source_of(address) callback (DWARF, through gdb) may
-tell; else the instance is "unsure" and the input is reported, not
-guessed."""
+Paths match by whole trailing components.  {obj.o} is first the name
+/proc/kallmodsyms prints, if it prints it for an instance.  Otherwise a
+function whose code has a full path in the note's paths image (FORMAT.md
+3.9) is in every object named by a component suffix of it
+(fs/fat/cache.o, fat/cache.o, cache.o), and in those its DWARF names (the
+sources of an object linked with ld -r); without DWARF in no other.
+Where neither names an instance's object (data, code without a path), a
+source_of(address) callback (DWARF, through gdb) may tell; else the
+instance is "unsure" and the input is reported, not guessed.  The rules
+are the inspector's (tools/inspector/symspec.c)."""
 
 import re
 
@@ -187,30 +189,29 @@ NO, UNSURE, YES = 0, 1, 2
 
 
 class Instance:
-    """Symbol @index of its name's @sympos, its attribution @obj; @path:
-    its object's full path, None where its piece has none, and
-    path_known: whether the paths image tells (functions only)."""
+    """Symbol @index of its name's @sympos, its attribution @obj, and
+    @path: the full path of a function's object in the paths image, or
+    None (no paths image, data, code without a path)."""
 
-    def __init__(self, index, obj, sympos, path_known=False, path=None):
+    def __init__(self, index, obj, sympos, path=None):
         self.index = index
         self.obj = obj
         self.sympos = sympos
-        self.path_known = path_known
         self.path = path
         self.unsure = False
 
 
 def _match_object(tables, inst, address, path, source_of):
-    if inst.path_known:
-        return YES if inst.path is not None and \
-            is_component_suffix(inst.path, path) else NO
     named = tables.objfile(inst.obj)
-    if named is not None and path_ends_with(named, path):
+    if ((inst.path is not None and is_component_suffix(inst.path, path)) or
+            (named is not None and path_ends_with(named, path))):
         return YES
     files = source_of(address) if source_of else None
     if files:
         return YES if any(path_ends_with(_object_of(f), path)
                           for f in files if f) else NO
+    if inst.path is not None:
+        return NO
     if named is not None and not path_ends_with(path, named):
         return NO
     return UNSURE
@@ -240,11 +241,9 @@ def match(spec, symbols, tables, text, source_of=None):
 
     def instance(pos, i):
         address = symbols.addresses[i]
-        if (tables.paths_image is None or address < text or
-                symbols.types[i] not in TEXT_TYPES):
+        if address < text or symbols.types[i] not in TEXT_TYPES:
             return Instance(i, obj_of(i), pos)
-        return Instance(i, obj_of(i), pos, True,
-                        tables.path_at(address - text))
+        return Instance(i, obj_of(i), pos, tables.path_at(address - text))
 
     printed = spec.object_braced and any(
         tables.objfile(obj_of(i)) == spec.object for i in indexes)
@@ -263,7 +262,7 @@ def match(spec, symbols, tables, text, source_of=None):
                 for m in tables.modules(inst.obj)):
             continue
         address = symbols.addresses[i]
-        if printed and not inst.path_known:
+        if printed:
             if tables.objfile(inst.obj) != spec.object:
                 continue
         elif spec.object is not None:

@@ -13,7 +13,8 @@
  * ("FILE kept N"), which bench/table-size.sh reports.  -a adds an
  * accepted FILE's annotation lines, each probe shown by
  * kallmodsyms_seq_show() as /proc/kallmodsyms shows a symbol, with the
- * kshim's _text and __per_cpu_start.
+ * kshim's _text and __per_cpu_start, and its path lines, from the
+ * compressed paths the kernel keeps, decoded with its parser's helpers.
  *
  *   kms-kernel-judge [-v|-k] [-a] FILE...
  */
@@ -97,6 +98,112 @@ static void annotations(const char *path)
 	free(p.addr);
 }
 
+/*
+ * The paths image as the kept tables hold it (compressed), decoded with
+ * the parser's own helpers; exits if it does not decode as at boot.
+ */
+struct judge_paths {
+	struct kallmod_paths_image pi;
+	void *image;
+	u32 *starts;		/* restored */
+	const char **path;	/* each path's string */
+};
+
+static void *judge_calloc(size_t n, size_t size)
+{
+	void *p = calloc(n, size);
+
+	if (!p)
+		abort();
+	return p;
+}
+
+static void paths_decode(const char *file, struct judge_paths *jp)
+{
+	int err = 0;
+	u32 i, start = 0;
+	const char *s;
+
+	jp->image = kallmod_inflate(kallmod.paths, kallmod.paths_size,
+				    kallmod.paths_image_size, &err);
+	if (!jp->image ||
+	    !paths_image_init(&jp->pi, jp->image, kallmod.paths_image_size)) {
+		fprintf(stderr, "kms-kernel-judge: %s: the kept paths do not decode\n",
+			file);
+		exit(1);
+	}
+	jp->starts = judge_calloc(jp->pi.nr_pieces, sizeof(*jp->starts));
+	jp->path = judge_calloc(jp->pi.nr_paths, sizeof(*jp->path));
+	for (i = 0; i < jp->pi.nr_pieces; i++) {
+		start += plane_value(jp->pi.starts, jp->pi.nr_pieces, 4, i);
+		jp->starts[i] = start;
+	}
+	for (i = 0, s = jp->pi.strings; i < jp->pi.nr_paths; i++, s += strlen(s) + 1)
+		jp->path[i] = s;
+}
+
+static void paths_free(struct judge_paths *jp)
+{
+	free(jp->path);
+	free(jp->starts);
+	vfree(jp->image);
+}
+
+/* The path of the byte at offset @off from _text, or NULL. */
+static const char *path_at(const struct judge_paths *jp, uint64_t off)
+{
+	u32 i, path;
+
+	if (off >= jp->pi.end || off < jp->starts[0])
+		return NULL;
+	for (i = jp->pi.nr_pieces - 1; jp->starts[i] > off; i--)
+		;
+	path = piece_path(&jp->pi, i);
+	return path < jp->pi.nr_paths ? jp->path[path] : NULL;
+}
+
+/* The accept line of @file, with the paths' counts. */
+static void accept(const char *file)
+{
+	struct judge_paths jp;
+
+	paths_decode(file, &jp);
+	verdict_accept_paths(file, &(struct verdict_counts){
+		kallmod.nr_sections, kallmod.nr_ranges, kallmod.nr_objects,
+		kallmod.nr_modules, kallmod.nr_modlist_words,
+		kallmod.strtab_size, kallmod.image_size },
+		&(struct verdict_paths){ jp.pi.nr_pieces, jp.pi.nr_paths,
+					 kallmod.paths_image_size });
+	paths_free(&jp);
+}
+
+/*
+ * FORMAT.md 7.1's path lines of accepted @file: at each piece's first and
+ * last byte, the byte before the first piece and the pieces' end.
+ */
+static void path_lines(const char *file)
+{
+	struct verdict_probes p = { 0 };
+	struct judge_paths jp;
+	u32 i;
+
+	paths_decode(file, &jp);
+	if (jp.starts[0])
+		verdict_probe(&p, VERDICT_TEXT + jp.starts[0] - 1);
+	for (i = 0; i < jp.pi.nr_pieces; i++) {
+		u32 end = i + 1 < jp.pi.nr_pieces ? jp.starts[i + 1] : jp.pi.end;
+
+		verdict_probe(&p, VERDICT_TEXT + jp.starts[i]);
+		verdict_probe(&p, VERDICT_TEXT + end - 1);
+	}
+	verdict_probe(&p, VERDICT_TEXT + jp.pi.end);
+	verdict_probes_sort(&p);
+	for (i = 0; i < p.nr; i++)
+		verdict_path(file, p.addr[i], path_at(&jp, p.addr[i] - VERDICT_TEXT));
+	free(p.addr);
+	paths_free(&jp);
+}
+
 int main(int argc, char **argv)
 {
 	int i = 1;
@@ -123,16 +230,14 @@ int main(int argc, char **argv)
 		if (kept && kallmod_ready)
 			printf("%s kept %u\n", argv[i], kallmod.size);
 		else if (kallmod_ready)
-			verdict_accept(argv[i], &(struct verdict_counts){
-				kallmod.nr_sections, kallmod.nr_ranges,
-				kallmod.nr_objects, kallmod.nr_modules,
-				kallmod.nr_modlist_words, kallmod.strtab_size,
-				kallmod.image_size });
+			accept(argv[i]);
 		else
 			verdict_refuse(argv[i], reason_word(kallmod_reason),
 				       kshim_last_log, verbose);
-		if (kallmod_ready && annotate)
+		if (kallmod_ready && annotate) {
 			annotations(argv[i]);
+			path_lines(argv[i]);
+		}
 		kshim_reset();
 	}
 	return fflush(stdout) ? 1 : 0;

@@ -69,7 +69,8 @@ sed -nE 's/^\[[0-9:]+\] (\[[A-Z]+\] .*)/\1/p' kunit | LC_ALL=C sort > kunit.case
 {
 	cat
 	[ "${KMS_KERNEL:-6.12}" = 6.1 ] ||
-		printf '[PASSED] %s\n' kallmod_name_test kallmod_fixture_name_test
+		printf '[PASSED] %s\n' kallmod_name_test kallmod_path_test \
+			kallmod_fixture_name_test
 } <<'EOF' | LC_ALL=C sort > kunit.expected
 [PASSED] another version
 [PASSED] array outside the image
@@ -86,8 +87,11 @@ sed -nE 's/^\[[0-9:]+\] (\[[A-Z]+\] .*)/\1/p' kunit | LC_ALL=C sort > kunit.case
 [PASSED] not zstd
 [PASSED] object name past the strings
 [PASSED] padding not zero
+[PASSED] path with a space
+[PASSED] paths image size not the frame's
 [PASSED] payload one byte short
 [PASSED] payload past the descriptor
+[PASSED] piece start repeated
 [PASSED] range start repeated
 [PASSED] reserved bytes set
 [PASSED] string not printable
@@ -106,7 +110,7 @@ sed -nE 's/^(\[ *[0-9.]+\] )?(kallmodsyms: .*)/\2/p' out/dmesg |
 	sed -E 's/offset [0-9]+, [0-9]+ bytes/offset N, M bytes/' > parser.lines
 testrun_compare cat parser.lines <<'EOF'
 kallmodsyms: KUnit test refused a damaged copy: bad note header
-kallmodsyms: KUnit test refused a damaged copy: format version 4, this kernel reads version 3
+kallmodsyms: KUnit test refused a damaged copy: format version 5, this kernel reads version 4
 kallmodsyms: KUnit test refused a damaged copy: bad note header
 kallmodsyms: KUnit test refused a damaged copy: bad note header
 kallmodsyms: KUnit test refused a damaged copy: bad note header
@@ -123,6 +127,9 @@ kallmodsyms: KUnit test refused a damaged copy: tables overlap
 kallmodsyms: KUnit test refused a damaged copy: module list at word 0 is malformed
 kallmodsyms: KUnit test refused a damaged copy: object 0 is malformed
 kallmodsyms: KUnit test refused a damaged copy: range 1 is malformed
+kallmodsyms: KUnit test refused a damaged copy: paths are not one zstd frame of their size with a checksum
+kallmodsyms: KUnit test refused a damaged copy: piece 1 of the paths image is malformed
+kallmodsyms: KUnit test refused a damaged copy: the paths image's arrays or strings are malformed
 EOF
 # Their level, from the raw log ("<LEVEL>[time] text"): 6, KERN_INFO.
 sed -nE 's/^<([0-9]+)>(\[ *[0-9.]+\] )?kallmodsyms: .*/\1/p' out/dmesg-raw |

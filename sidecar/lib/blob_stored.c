@@ -151,4 +151,3 @@ struct kms_error *kms_paths_convert(unsigned char *p, size_t size, bool store)
 	free(scratch);
 	return NULL;
 }
-

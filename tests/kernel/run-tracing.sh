@@ -12,11 +12,14 @@
 #    kms_sample_c fire only when /sys/module/kms_sample_c/parameters/run
 #    runs them;
 #  - the refusals: a name several functions fit (error_log lists them, in
-#    the notation that picks each, or "by address only": kms_sample_a's
-#    own and the one of shared.o, which kms_sample_a and kms_sample_b
-#    share, have no object name, and "MOD:SYM" fits both, so the kernel
-#    will not guess), an unknown module, object and symbol, a data symbol,
-#    a malformed object name;
+#    the notation that picks each, with the object file's path:
+#    "MOD:SYM" fits both kms_sample_a's own and the one of shared.o, which
+#    kms_sample_a and kms_sample_b share, so the kernel will not guess),
+#    an unknown module, object and symbol, a data symbol, a malformed
+#    object name;
+#  - those two, which /proc/kallmodsyms tells apart by their module lists
+#    alone, by their objects' paths and shorter suffixes of them, at the
+#    addresses it lists them at;
 #  - a probe by "MOD:SYM{OBJ}" with no event name gets one tracefs can make
 #    a directory of (braces and '/' made '_');
 #  - with CONFIG_FUNCTION_TRACER (the small kernels): ":mod:MOD" in
@@ -72,6 +75,23 @@ for spec in kms_sample_a:kms_sample_show \
 done
 echo "@@@ errors"
 sed 's/^\[ *[0-9.]*\] //' $t/error_log
+# By path: each accepted place, and the address kprobes put it at (the
+# only kprobe then), or "refused".
+echo > $t/kprobe_events
+mount -t debugfs nodev /sys/kernel/debug 2> /dev/null
+echo "@@@ paths"
+for spec in 'kms_sample_a:kms_sample_show{a_main.o}' \
+	'kms_sample_a:kms_sample_show{samples/kallmodsyms/a_main.o}' \
+	'kms_sample_show{kallmodsyms/shared.o}' \
+	'kms_sample_show{samples/kallmodsyms/shared.o}' \
+	'kms_sample_show{ms/shared.o}'; do
+	if echo "p:kms/path $spec" >> $t/kprobe_events 2> /dev/null; then
+		echo "$spec $(cut -d ' ' -f 1 /sys/kernel/debug/kprobes/list)"
+		echo '-:kms/path' >> $t/kprobe_events
+	else
+		echo "$spec refused"
+	fi
+done
 echo 'p kms_sample_c:kms_sample_show{two/util.o}' >> $t/kprobe_events
 echo "@@@ unnamed"
 ls $t/events/kprobes
@@ -149,19 +169,19 @@ testrun_compare cat out/errors <<'EOF'
 trace_kprobe: error: The symbol is not unique: name its object, SYM{OBJ}
   Command: p:kms/err kms_sample_a:kms_sample_show
                      ^
-  Candidate: kms_sample_show [kms_sample_a] (by address only)
-  Candidate: kms_sample_show [kms_sample_a] [kms_sample_b] (by address only)
+  Candidate: kms_sample_a:kms_sample_show{samples/kallmodsyms/a_main.o}
+  Candidate: kms_sample_show{samples/kallmodsyms/shared.o}
 trace_kprobe: error: The symbol is not unique: name its object, SYM{OBJ}
   Command: p:kms/err kms_sample_c:kms_sample_show
                      ^
-  Candidate: kms_sample_c:kms_sample_show{c_main.o}
-  Candidate: kms_sample_c:kms_sample_show{one/util.o}
-  Candidate: kms_sample_c:kms_sample_show{two/util.o}
+  Candidate: kms_sample_c:kms_sample_show{samples/kallmodsyms/c_main.o}
+  Candidate: kms_sample_c:kms_sample_show{samples/kallmodsyms/one/util.o}
+  Candidate: kms_sample_c:kms_sample_show{samples/kallmodsyms/two/util.o}
 trace_kprobe: error: The symbol is not unique: name its object, SYM{OBJ}
   Command: p:kms/err kms_sample_show{util.o}
                      ^
-  Candidate: kms_sample_c:kms_sample_show{one/util.o}
-  Candidate: kms_sample_c:kms_sample_show{two/util.o}
+  Candidate: kms_sample_c:kms_sample_show{samples/kallmodsyms/one/util.o}
+  Candidate: kms_sample_c:kms_sample_show{samples/kallmodsyms/two/util.o}
 trace_kprobe: error: No built-in module of this name
   Command: p:kms/err no_such_module:kms_sample_show{c_main.o}
                      ^
@@ -178,6 +198,22 @@ trace_kprobe: error: Invalid module or object name: [MOD:]SYM{OBJ}
   Command: p:kms/err kms_sample_c:kms_sample_show{c_main.o
                                                  ^
 EOF
+
+# By path: the two copies the module list alone told apart, each by its
+# object file's path and by a shorter suffix of it, at the address
+# /proc/kallmodsyms lists it at; a suffix that is not one of the path's
+# components is refused.
+gawk -F '\t' '
+	$2 == "[kms_sample_a]" && $1 ~ / kms_sample_show$/ { a = substr($1, 1, index($1, " ") - 1) }
+	$2 == "[kms_sample_a] [kms_sample_b]" && $1 ~ / kms_sample_show$/ { s = substr($1, 1, index($1, " ") - 1) }
+	END {
+		print "kms_sample_a:kms_sample_show{a_main.o} " a
+		print "kms_sample_a:kms_sample_show{samples/kallmodsyms/a_main.o} " a
+		print "kms_sample_show{kallmodsyms/shared.o} " s
+		print "kms_sample_show{samples/kallmodsyms/shared.o} " s
+		print "kms_sample_show{ms/shared.o} refused"
+	}' out/kallmodsyms > paths.expected
+testrun_compare cat out/paths < paths.expected
 
 # No event name: the one made from the notation has a tracefs directory.
 testrun_compare cat out/unnamed <<'EOF'

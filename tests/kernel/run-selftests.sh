@@ -135,7 +135,7 @@ EOF
 sed -nE 's/^<([0-9]+)>(\[ *[0-9.]+\] )?kallmodsyms: .*/\1/p' out/dmesg-raw |
 	sort | uniq -c | sed 's/^ *//' > parser.levels
 testrun_compare cat parser.levels <<'EOF'
-18 6
+21 6
 EOF
 
 # kselftest: every test ran and passed (the count of annotated lines is

@@ -7,9 +7,14 @@
 # cost is reading the kallmodsyms file beside kallsyms (only when the key
 # is asked for) and one lookup per hist_entry.
 #
-# The profile is recorded on this machine: 'perf record -a -e cpu-clock'
-# of a file-system walk (root, or perf_event_paranoid <= 0), or PERF_DATA
-# names one (of this boot: its kallsyms is this /proc/kallsyms).  This
+# The profile is recorded on this machine: 'perf record -a -e cpu-clock
+# -F 4000' of reads of 5,000 files of /usr and /etc, over and over (root,
+# or perf_event_paranoid <= 0), for as long as SAMPLES samples take on
+# this machine's CPUs, and a quarter more (cpu-clock samples idle CPUs too: the count follows the
+# time); fewer than SAMPLES recorded is an error.  Or PERF_DATA names one
+# (of this boot: its kallsyms is this /proc/kallsyms).  The issue's goal
+# is set at 100,000 samples and more: below a few tens of thousands the
+# key's constant cost (reading the second file) shows.  This
 # kernel has no /proc/kallmodsyms, so the kallmodsyms beside the kallsyms
 # copy is made from it: a third of the core-kernel symbols, in runs of
 # 400 lines (a module's code is contiguous), get a module, one in 20 of
@@ -17,8 +22,8 @@
 # seconds, median of RUNS.
 #
 # usage: bench/perf-sort.sh
-# Environment: RUNS (default 9), PERF_DATA, KEEP (keep the temporary
-# directory)
+# Environment: RUNS (default 9), SAMPLES (default 100000), PERF_DATA,
+# KEEP (keep the temporary directory)
 
 # shellcheck source=SCRIPTDIR/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -30,13 +35,27 @@ perf=$(tests/tracers/build-perf.sh "${series[@]}")/build/perf
 tmp=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 
+# samples: the profile's sample count, exact (perf report's header
+# rounds it: "# Samples: 123K").
+samples() { "$perf" script -i "$data" -F ip 2> /dev/null | wc -l; }
 data=${PERF_DATA:-$tmp/perf.data}
 if [ -z "${PERF_DATA:-}" ]; then
-	note "recording a walk of /usr and /etc (perf record -a)"
-	"$perf" record -q -a -e cpu-clock -o "$data" -- \
-		sh -c 'find /usr /etc -xdev -type f | head -n 20000 | xargs cat > /dev/null 2>&1; true' \
-		> /dev/null 2>&1 ||
+	want=${SAMPLES:-100000}
+	cpus=$(getconf _NPROCESSORS_ONLN)
+	secs=$(( (want * 5 / 4 + cpus * 4000 - 1) / (cpus * 4000) ))
+	note "recording reads of /usr and /etc for $secs s (perf record -a, $cpus CPUs at 4000 Hz, $want samples wanted)"
+	# The same 5,000 files over and over: after the first walk they come
+	# from the page cache, and the time goes to the kernel, not the disk.
+	# timeout(1) stops the walk's whole process group.
+	find /usr /etc -xdev -type f 2> /dev/null | head -n 5000 > "$tmp/files" || true
+	"$perf" record -q -a -e cpu-clock -F 4000 -o "$data" -- \
+		timeout "$secs" sh -c 'while :; do xargs cat < "$1" > /dev/null 2>&1; done' \
+		sh "$tmp/files" > /dev/null 2>&1 || :	# timeout's 124, passed on
+	[ -s "$data" ] ||
 		{ note "perf record -a failed (perf_event_paranoid: $(cat /proc/sys/kernel/perf_event_paranoid))"; exit 1; }
+	got=$(samples)
+	[ "$got" -ge "$want" ] ||
+		{ note "the profile has $got samples, fewer than $want: SAMPLES, or a longer recording"; exit 1; }
 fi
 cp /proc/kallsyms "$tmp/kallsyms"
 gawk -F '\t' 'NF > 1 { print; next }
@@ -62,8 +81,7 @@ for ((i = 0; i < runs; i++)); do
 	report sym
 	report builtin_mod,sym
 done
-samples=$("$perf" report -i "$data" --stdio --sort sym 2> /dev/null |
-	sed -n 's/^# Samples: \([^ ]*\) .*/\1/p' | head -n 1)
+samples=${got:-$(samples)}
 note "$samples samples; $(grep -c '\[k\]' "$tmp/out") kernel rows, $(grep -c '\[mod[0-9]*\]' "$tmp/out") in a module"
 # shellcheck disable=SC2046 # one value a word
 m() { median $(cut -d' ' -f"$2" "$tmp/$1"); }

@@ -16,6 +16,14 @@
 # profile), the build-id cache must hold a copy of /proc/kallmodsyms
 # beside kallsyms, and perf on this host, given the profile and that
 # cache only (another machine, another kernel), must show the same rows.
+# Then the fixture (kernel-patches/6.12-fixture, built into small-bpf):
+# a kprobe event on each of kms_sample_c's three kms_sample_show()s,
+# hit by writes to its run parameter, reported with --kallsyms=
+# /proc/kallsyms and --ignore-vmlinux, in a guest with no vmlinux file:
+# perf must say it took the symbols from /proc/kallsyms, and show three
+# kms_sample_show rows, each at an address where the guest's
+# /proc/kallmodsyms lists kms_sample_show with the row's module list,
+# three different instances ({obj}) between them.
 # The guest has busybox, perf with the shared libraries ldd names, the
 # shell test and the ext4 image.
 # shellcheck source=SCRIPTDIR/../lib.sh
@@ -59,16 +67,22 @@ perf record -q -a -e cpu-clock -F 1000 -o /tmp/perf.data -- sh -c '
 echo "@@@ record.status"
 echo "exit $?"
 cat /tmp/record.err
-# Into a file: on the console perf would colour the percentages.
-for s in builtin_mod,sym builtin_mod; do
-	perf report -i /tmp/perf.data --stdio -g none --no-children --sort $s \
-		> /tmp/out 2> /tmp/err
+# report NAME ARG...: perf report ARG... as section NAME, its exit status
+# and stderr as NAME.status.  Into a file: on the console perf would
+# colour the percentages.
+report() {
+	name=$1
+	shift
+	perf report --stdio -g none --no-children "$@" > /tmp/out 2> /tmp/err
 	status=$?
-	echo "@@@ report-$s"
+	echo "@@@ $name"
 	cat /tmp/out
-	echo "@@@ report-$s.status"
+	echo "@@@ $name.status"
 	echo "exit $status"
 	cat /tmp/err
+}
+for s in builtin_mod,sym builtin_mod; do
+	report "report-$s" -i /tmp/perf.data --sort $s
 done
 echo "@@@ cache"
 for d in /root/.debug/\[kernel.kallsyms\]/*/; do
@@ -81,6 +95,36 @@ echo "@@@ shell-test.status"
 echo "exit $?"
 echo "@@@ files"
 tar -czf - /tmp/perf.data /root/.debug/\[kernel.kallsyms\] 2> /dev/null | base64
+# The fixture's three kms_sample_show()s: too short for cpu-clock to
+# sample (tests/kernel/run-perf.sh), so one kprobe event on each, in
+# the series' notation, recorded by id (no libtraceevent), every hit.
+echo "@@@ vmlinux"
+find / -xdev -name 'vmlinux*'
+t=/sys/kernel/tracing
+mount -t tracefs nodev $t
+events=
+for p in main:c_main one:one/util two:two/util; do
+	echo "p:kms/${p%%:*} kms_sample_c:kms_sample_show{${p#*:}.o}" >> $t/kprobe_events
+	events="$events -e tracepoint/config=$(cat $t/events/kms/${p%%:*}/id)/"
+done
+# shellcheck disable=SC2086 # one word an option
+perf record -q -a $events -o /tmp/fixture.data -- sh -c '
+	i=0
+	while [ $i -lt 20 ]; do
+		for w in one main two; do echo $w > /sys/module/kms_sample_c/parameters/run; done
+		i=$((i + 1))
+	done' > /tmp/record.err 2>&1
+echo "@@@ fixture-record.status"
+echo "exit $?"
+cat /tmp/record.err
+# No vmlinux: --kallsyms names the file, and perf then tries no vmlinux
+# (its path, the build-id cache's, --vmlinux: none is looked at); -v
+# prints each row's address and its symbols' origin, and says which
+# file the symbols came from.  --group: the three events in one table.
+report fixture-report -i /tmp/fixture.data -v --group --ignore-vmlinux \
+	--kallsyms=/proc/kallsyms --sort builtin_mod,sym
+echo "@@@ fixture-symbols"
+grep ' for symbols$' /tmp/err
 GUEST
 make_initramfs initrd.gz guest.sh "$tmp/root=/"
 qemu_mem=1G boot "$(boot_image)" initrd.gz out || { fail "boot"; exit 1; }
@@ -118,5 +162,50 @@ base64 -d out/files | tar -xzf - || fail "the guest's files"
 	fail "perf report on the host: $(head -n 3 host-err)"
 rows host-report > host-rows
 diff -u rows host-rows > host-diff || fail "the host's rows differ from the guest's: $(head -n 20 host-diff)"
-echo "perf: $(wc -l < checked) kernel rows agree with /proc/kallmodsyms, $ext4 of ext4's functions; $(tail -n 1 out/shell-test)"
+
+# The fixture, reported from /proc/kallsyms and /proc/kallmodsyms alone:
+# each row "ADDRESS ORIGIN [k] kms_sample_show" (-v), held against the
+# function the guest's /proc/kallmodsyms lists at that address, as
+# "ADDRESS\tORIGIN\tSYMBOL\tROW'S MODULES\tLISTED NAME\tLISTED ANNOTATION".
+grep -qx 'exit 0' out/fixture-record.status ||
+	fail "perf record of the fixture's kprobes: $(head -n 5 out/fixture-record.status)"
+grep -qx 'exit 0' out/fixture-report.status ||
+	fail "perf report of the fixture: $(head -n 5 out/fixture-report.status)"
+[ ! -s out/vmlinux ] || fail "the guest has a vmlinux: $(head -n 3 out/vmlinux)"
+grep -qx 'Using /proc/kallsyms for symbols' out/fixture-symbols ||
+	fail "perf report did not say it used /proc/kallsyms: $(head -n 3 out/fixture-symbols)"
+grep -v '^Using /proc/kallsyms for symbols$' out/fixture-symbols > other-symbols
+[ ! -s other-symbols ] || fail "perf report used other symbols too: $(head -n 3 other-symbols)"
+sed -nE 's/^ *([0-9.]+% +)+(.*[^ ]) +0x([0-9a-f]+) (.) \[k\] ([^ ]+) *$/\3\t\4\t\5\t\2/p' \
+	out/fixture-report > fixture-rows
+gawk -F '\t' 'NR == FNR {
+	split($1, f, " ")
+	if (f[2] ~ /^[tTwW]$/) { n++; at[n] = f[1]; name[n] = f[3]; ann[n] = $2 }
+	next
+}
+{
+	best = ""; ln = ""; la = ""
+	for (i = 1; i <= n; i++)
+		if (at[i] <= $1 && at[i] >= best) {
+			if (at[i] > best) { ln = ""; la = "" }
+			best = at[i]
+			if (ln == "" || name[i] == $3) { ln = name[i]; la = ann[i] }
+		}
+	print $1 "\t" $2 "\t" $3 "\t" $4 "\t" ln "\t" la
+}' out/kallmodsyms fixture-rows > fixture-checked
+[ "$(wc -l < fixture-checked)" = 3 ] ||
+	fail "perf report --sort builtin_mod,sym of the fixture: not three rows: $(cat out/fixture-report)"
+gawk -F '\t' '{ m = $6; sub(/ *\{[^}]*\}$/, "", m) }
+	$2 != "k" { print $1 ": symbols from origin " $2 ", not kallsyms" }
+	$3 != "kms_sample_show" || $5 != $3 { print $1 ": row " $3 ", listed " $5 }
+	$4 != m || m != "[kms_sample_c]" { print $1 ": row " $4 ", listed " $6 }' \
+	fixture-checked > fixture-wrong
+[ ! -s fixture-wrong ] || fail "the fixture's rows: $(head -n 5 fixture-wrong)"
+[ "$(cut -f6 fixture-checked | sort -u | wc -l)" = 3 ] ||
+	fail "the fixture's rows are not three instances: $(cut -f6 fixture-checked | tr '\n' ' ')"
+echo "the fixture, from /proc/kallsyms and /proc/kallmodsyms (no vmlinux):"
+grep 'kms_sample_show' out/fixture-report
+echo "perf: $(wc -l < checked) kernel rows agree with /proc/kallmodsyms, $ext4 of ext4's functions;" \
+	"the fixture's three kms_sample_show ($(cut -f6 fixture-checked | sed 's/.*{//; s/}$//' | sort | paste -sd ' '))" \
+	"three rows; $(tail -n 1 out/shell-test)"
 finish

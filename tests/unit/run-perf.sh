@@ -161,6 +161,39 @@ mmap="swapper     0     0.000000: PERF_RECORD_MMAP -1/0: [0xffffffff83000000(0x1
 { echo "$mmap"; cat moved.txt; } > mmap.txt
 { echo "$mmap"; annotated; } | testrun_compare run mmap.txt
 
+## A copy of /proc/kallmodsyms (-K) with the issue's bad input: only its
+## _text line counts, so damage elsewhere changes nothing, and a file
+## with no whole _text line is refused in one line.  The copy: list's
+## text, every address moved by the offset.
+while IFS= read -r line; do
+	printf '%016x %s\n' $((0x${line%% *} + kaslr)) "${line#* }"
+done < <(kms list -t fx.kms "$v") > live
+grep -q $' T _text\t' live || fail "the fixture's listing has no _text"
+annotated | testrun_compare run moved.txt -K live
+# Truncated: cut in a line after _text's, without its newline.
+head -c $(($(wc -c < live) / 2)) live > truncated
+[ -n "$(tail -c 1 truncated | tr -d '\n')" ] || fail "truncated ends with a newline"
+annotated | testrun_compare run moved.txt -K truncated
+# ...or in the _text line itself, before its name ends.
+sed -n '/ T _text\t/{s/_text\t.*/_te/p;q};p' live | head -c -1 > truncated-text
+testrun_error 1 "kallmodsyms: truncated-text: no _text line: not a copy of /proc/kallsyms" \
+	kms perf -t fx.kms -K truncated-text "$v" < moved.txt
+# A line of 4,000 bytes, a name of 130 (over the 128 DTrace's buffer
+# holds), a list of ten modules, each first in the file: read past.
+long=$(printf '%03980d' 0)
+printf 'ffffffff83000000 t l%s\n' "$long" | cat - live > long-line
+[ "$(head -n 1 long-line | wc -c)" = 4001 ] || fail "the long line is not 4,000 bytes"
+annotated | testrun_compare run moved.txt -K long-line
+printf 'ffffffff83000000 t n%s\t[mod_a]\n' "$(printf '%0129d' 0)" | cat - live > long-name
+annotated | testrun_compare run moved.txt -K long-name
+printf 'ffffffff83000000 t ten\t%s{ten.o}\n' "$(printf '[m%d] ' 0 1 2 3 4 5 6 7 8 9)" |
+	cat - live > ten-modules
+annotated | testrun_compare run moved.txt -K ten-modules
+# Empty.
+: > empty
+testrun_error 1 "kallmodsyms: empty: no _text line: not a copy of /proc/kallsyms" \
+	kms perf -t fx.kms -K empty "$v" < moved.txt
+
 ## Code the kernel made at run time (an ftrace trampoline, which perf
 ## also calls [kernel.kallsyms]) lies past the image's end: it passes
 ## through unchanged, first frame or not, and counts against nothing.

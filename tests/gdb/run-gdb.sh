@@ -90,21 +90,22 @@ EOF
 run_gdb nofile "" 'capture nofile lx-kallmodsyms --file' || fail "gdb without a file"
 check_error nofile "lx-kallmodsyms: no vmlinux loaded (file vmlinux)"
 
-# Damaged copies of vmlinux: the note's name, its version, its checksum.
+# Damaged copies of vmlinux: the note's name, its version, the size of
+# its paths frame.
 kms note "$vmlinux" > note || fail "no note in vmlinux"
 name=$(awk '$1 == "name_offset" { print $2 }' note)
 desc=$(awk '$1 == "desc_offset" { print $2 }' note)
 cp "$vmlinux" vmlinux.noname && patch_byte vmlinux.noname "$name" 78
 cp "$vmlinux" vmlinux.version && patch_byte vmlinux.version $((desc + 4)) 02
-cp "$vmlinux" vmlinux.crc &&
-	patch_byte vmlinux.crc $((desc + 20)) "$(printf '%02x' $(( 0x$(od -An -tx1 -j $((desc + 20)) -N1 "$vmlinux" | tr -d ' ') ^ 0xff )))"
-for what in noname version crc; do
+cp "$vmlinux" vmlinux.paths &&
+	patch_byte vmlinux.paths $((desc + 20)) "$(printf '%02x' $(( 0x$(od -An -tx1 -j $((desc + 20)) -N1 "$vmlinux" | tr -d ' ') ^ 0xff )))"
+for what in noname version paths; do
 	run_gdb "bad-$what" "vmlinux.$what" "capture bad-$what lx-kallmodsyms --file -c" ||
 		fail "gdb on vmlinux.$what"
 done
 check_error bad-noname "lx-kallmodsyms: $tmp/vmlinux.noname has no kallmodsyms note: built without CONFIG_KALLMODSYMS?"
-check_error bad-version "lx-kallmodsyms: $tmp/vmlinux.version: format version 2, these helpers read version 3"
-check_error bad-crc "lx-kallmodsyms: $tmp/vmlinux.crc: bad note header"
+check_error bad-version "lx-kallmodsyms: $tmp/vmlinux.version: format version 2, these helpers read version 4"
+check_error bad-paths "lx-kallmodsyms: $tmp/vmlinux.paths: bad note header"
 
 #
 # A running kernel with KASLR.
@@ -248,11 +249,11 @@ check_file early.notices < /dev/null
 # A kernel that refused its note: the commands say so; --file shows why.
 #
 read -r image idesc < <(note_in_image)
-cp "$image" image.crc
-patch_byte image.crc $((idesc + 20)) "$(printf '%02x' $(( 0x$(od -An -tx1 -j $((idesc + 20)) -N1 "$image" | tr -d ' ') ^ 0xff )))"
-start_gdbstub image.crc initrd.gz refused -- nokaslr
+cp "$image" image.paths
+patch_byte image.paths $((idesc + 20)) "$(printf '%02x' $(( 0x$(od -An -tx1 -j $((idesc + 20)) -N1 "$image" | tr -d ' ') ^ 0xff )))"
+start_gdbstub image.paths initrd.gz refused -- nokaslr
 wait_for_line refused/data "@@@ ready" 120 || fail "the guest did not get ready"
-run_gdb refused vmlinux.crc \
+run_gdb refused vmlinux.paths \
 	"target remote $gdbstub" \
 	'capture refused-list lx-kallmodsyms -c' \
 	'capture refused-lookup lx-kallmodsyms-lookup $pc' \
@@ -260,10 +261,10 @@ run_gdb refused vmlinux.crc \
 	'kill-guest' || fail "gdb session with a refused note"
 wait_qemu 60 || fail "QEMU did not stop after kill"
 # The tables come from the file's note, the one the kernel refused.
-refused="$tmp/vmlinux.crc: bad note header (the kernel refused it too, and logged \"kallmodsyms: disabled: ...\")"
+refused="$tmp/vmlinux.paths: bad note header (the kernel refused it too, and logged \"kallmodsyms: disabled: ...\")"
 check_error refused-list "lx-kallmodsyms: $refused"
 check_error refused-lookup "lx-kallmodsyms-lookup: $refused"
-check_error refused-file "lx-kallmodsyms: $tmp/vmlinux.crc: bad note header"
+check_error refused-file "lx-kallmodsyms: $tmp/vmlinux.paths: bad note header"
 grep -o 'kallmodsyms: disabled: .*' refused/console.log | tr -d '\r' > refused.lines
 check_file refused.lines <<'EOF'
 kallmodsyms: disabled: bad note header

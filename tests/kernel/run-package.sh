@@ -126,8 +126,10 @@ testrun_compare sh -c "dpkg-deb -c '${debs[1]}' | awk '{ print \$6 }' | sed 's|^
 /usr/lib/python3/dist-packages/kallmodsyms/blob.py
 /usr/lib/python3/dist-packages/kallmodsyms/constants.py
 /usr/lib/python3/dist-packages/kallmodsyms/elf.py
+/usr/lib/python3/dist-packages/kallmodsyms/errors.py
 /usr/lib/python3/dist-packages/kallmodsyms/image.py
 /usr/lib/python3/dist-packages/kallmodsyms/kallsyms.py
+/usr/lib/python3/dist-packages/kallmodsyms/paths.py
 /usr/lib/python3/dist-packages/kallmodsyms/symspec.py
 /usr/lib/python3/dist-packages/kallmodsyms/vmcore.py
 /usr/share/doc/python3-kallmodsyms/changelog.gz

@@ -4,8 +4,10 @@
  * (image.c) as it walks the sorted pieces: each executable piece's object
  * file by its path, before attributions merge objects; adjacent pieces
  * of one file merge with the padding between them when they share an
- * output section or touch; any other bytes between two are a piece
- * without a path.  Paths are numbered in the order of their first piece.
+ * output section or touch; the linker's alignment padding before a piece
+ * belongs to the piece before it; any other bytes between two are a
+ * piece without a path.  Paths are numbered in the order of their first
+ * piece.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +34,17 @@ static bool path_storable(const char *path)
 			return false;
 	return len && path[0] != '/' && path[len - 1] != '/' &&
 	       !strstr(path, "//");
+}
+
+/*
+ * Whether the @gap bytes before the piece at offset @start are alignment
+ * padding: fewer than the largest power of two that divides @start, so
+ * that the linker may have put them there to align it.  Half the pieces
+ * of a defconfig kernel would otherwise be such gaps (FORMAT.md 10.3).
+ */
+static bool is_alignment_padding(uint32_t gap, uint32_t start)
+{
+	return gap < (start & -start);
 }
 
 /* A piece at @start with path number @path, unless it merges. */
@@ -65,7 +78,8 @@ struct kms_error *gen_paths_add(struct gen *g, struct paths_builder *pb,
 		pb->last_section = p->section;
 		return NULL;
 	}
-	if (pb->nr && p->start > base + pb->end) {
+	if (pb->nr && p->start > base + pb->end &&
+	    !is_alignment_padding(p->start - base - pb->end, p->start - base)) {
 		err = push_piece(pb, pb->end, KMS_NONE);
 		if (err)
 			return err;

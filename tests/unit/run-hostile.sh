@@ -75,7 +75,7 @@ done <<EOF
 1|kallmodsyms: dup.kms: note: range 1 starts at 0, not after range 0 at 0|kms dump -t dup.kms vmlinux
 1|kallmodsyms: overlap.kms: note: range objects overlap sections|kms modules -t overlap.kms vmlinux
 1|kallmodsyms: huge.kms: note: implausible image size 4294967295|kms dump -t huge.kms vmlinux
-1|kallmodsyms: hugepayload.kms: note: header says 4294967295 payload bytes, the note holds 448|kms dump -t hugepayload.kms vmlinux
+1|kallmodsyms: hugepayload.kms: note: header says 4294967295 payload bytes, the note holds 437|kms dump -t hugepayload.kms vmlinux
 1|kallmodsyms: note4g: note record at offset 0 runs past the end of its 24 bytes|kms dump -t note4g vmlinux
 1|kallmodsyms: nonprint.kms: note: string table byte 1 is not a printable character|kms list -t nonprint.kms vmlinux
 1|kallmodsyms: twoframes.kms: note: payload: 13 bytes after the zstd frame|kms dump -t twoframes.kms vmlinux

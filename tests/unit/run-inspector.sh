@@ -99,9 +99,9 @@ multi-module object entries  1
 built-in modules             5
 of which padding             0
 image bytes (uncompressed)   452
-pieces of code with paths    19
+pieces of code with paths    18
 object paths                 16
-paths bytes (uncompressed)   440
+paths bytes (uncompressed)   434
 string bytes                 119
 
 class            sections   ranges        bytes

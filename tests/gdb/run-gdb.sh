@@ -97,8 +97,8 @@ name=$(awk '$1 == "name_offset" { print $2 }' note)
 desc=$(awk '$1 == "desc_offset" { print $2 }' note)
 cp "$vmlinux" vmlinux.noname && patch_byte vmlinux.noname "$name" 78
 cp "$vmlinux" vmlinux.version && patch_byte vmlinux.version $((desc + 4)) 02
-cp "$vmlinux" vmlinux.paths &&
-	patch_byte vmlinux.paths $((desc + 20)) "$(printf '%02x' $(( 0x$(od -An -tx1 -j $((desc + 20)) -N1 "$vmlinux" | tr -d ' ') ^ 0xff )))"
+# paths_size's high byte: the frame would run past the note.
+cp "$vmlinux" vmlinux.paths && patch_byte vmlinux.paths $((desc + 23)) ff
 for what in noname version paths; do
 	run_gdb "bad-$what" "vmlinux.$what" "capture bad-$what lx-kallmodsyms --file -c" ||
 		fail "gdb on vmlinux.$what"
@@ -250,7 +250,7 @@ check_file early.notices < /dev/null
 #
 read -r image idesc < <(note_in_image)
 cp "$image" image.paths
-patch_byte image.paths $((idesc + 20)) "$(printf '%02x' $(( 0x$(od -An -tx1 -j $((idesc + 20)) -N1 "$image" | tr -d ' ') ^ 0xff )))"
+patch_byte image.paths $((idesc + 23)) ff
 start_gdbstub image.paths initrd.gz refused -- nokaslr
 wait_for_line refused/data "@@@ ready" 120 || fail "the guest did not get ready"
 run_gdb refused vmlinux.paths \

@@ -103,7 +103,7 @@ while IFS='|' read -r what offset byte message; do
 done <<'EOF'
 magic|0|58|bad note header
 version|4|02|format version 2, this kernel reads version 4
-reserved|20|flip|bad note header
+reserved|28|flip|bad note header
 frame|32|00|payload is not one zstd frame of the image size with a checksum
 EOF
 

@@ -159,6 +159,21 @@ assert_same explain-modules verify-modules "verify's non-modules vs --explain's"
 # note is refused.
 kms list "$kbuild/vmlinux" > list-linked || fail "list from the linked note"
 assert_same list list-linked "linked note vs a fresh sidecar"
+
+# Byte for byte: the note kbuild's writer (scripts/kallmodsyms, this
+# tree's generator as the series carries it) linked in is the note
+# kallmodsyms-gen writes for the linked image, padded as link-vmlinux.sh
+# pads it, to the section's size.
+cross=$(printf '%s\n' "${kmake_vars[@]}" | sed -n 's/^CROSS_COMPILE=//p')
+size=$("${cross}objdump" -h -j .note.kallmodsyms "$kbuild/vmlinux" |
+	gawk '$2 == ".note.kallmodsyms" { print strtonum("0x" $3) }')
+"${cross}objcopy" -O binary --only-section=.note.kallmodsyms \
+	"$kbuild/vmlinux" linked.note || fail "the linked note's bytes"
+kms_gen -q "${kclasses[@]}" -f asm --pad-to "$size" -o note.S "$kbuild/vmlinux" &&
+	"${cross}gcc" -c note.S -o note.o &&
+	"${cross}objcopy" -O binary --only-section=.note.kallmodsyms note.o gen.note ||
+	fail "kallmodsyms-gen's note, assembled"
+assert_same linked.note gen.note "the linked note vs kallmodsyms-gen's, byte for byte"
 testrun_error 1 "kallmodsyms-gen: $kbuild/vmlinux: section .note.kallmodsyms holds a linked kallmodsyms note already" \
 	kms_gen -q -f append -o vmlinux.kms "$kbuild/vmlinux"
 assert_absent vmlinux.kms

@@ -5,6 +5,7 @@ notations that name one instance of a kernel symbol.  Pure Python, no gdb.
   sym  sym+0xoff  sym+0xoff/0xsize   the one instance, at an offset
   sym [mod] [mod2] {obj.o}           as /proc/kallmodsyms prints it
   mod:sym                            in built-in module mod
+  mod:sym{fs/fat/cache.o}           the kernel's probe notation
   path/obj.o:sym                     from an object whose path ends so
   'file.c'::sym  file.c::sym  sym@path/file.c   from that source file
   sym,N                              livepatch's sympos (1-based, all
@@ -137,7 +138,8 @@ def parse(text, allow_address=True):
             raise SpecError("no :: after the quoted file name")
         _set_path(spec, p[1:close])
         p = p[close + 3:]
-    word = re.match(r"[^ \t\n]*", p).group(0)
+    # The word ends at a space, or at the kernel's SYM{OBJ} brace.
+    word = re.match(r"[^ \t\n{]*", p).group(0)
     _parse_word(word, allow_address and spec.source is None
                 and spec.object is None, spec)
     p = p[len(word):].lstrip()

@@ -32,6 +32,7 @@ lookup_all "$v" \
 	'dup2.o:dup_fn' 'dup_fn,1' 'x86/kernel/smp.o:show' 'arch/x86/kernel/smp.c::show' \
 	'ext9:ext9_helper,2' 'fs/ext9/inode.o:ext9_helper' 'liquid_vf:liquid_probe' \
 	'liquid_probe [liquid] [liquid_vf]' 'liquid_probe,0' 'device_show@kernel/sched/core.c' \
+	'mod_a:event_show{a/core.o}' 'event_show{lib/sort.o}' \
 	> out
 testrun_compare cat out <<'EOF'
 event_show,2 => ADDR event_show+0x0/SIZE [mod_a]
@@ -57,6 +58,8 @@ liquid_vf:liquid_probe => ADDR liquid_probe+0x0/SIZE [liquid] [liquid_vf]
 liquid_probe [liquid] [liquid_vf] => ADDR liquid_probe+0x0/SIZE [liquid] [liquid_vf]
 liquid_probe,0 => ADDR liquid_probe+0x0/SIZE [liquid] [liquid_vf]
 device_show@kernel/sched/core.c => ADDR device_show+0x0/SIZE {sched/core.o}
+mod_a:event_show{a/core.o} => ADDR event_show+0x0/SIZE [mod_a]
+event_show{lib/sort.o} => ADDR event_show+0x0/SIZE {sort.o}
 EOF
 
 # The instances are the right ones: sympos counts in /proc/kallsyms order

@@ -36,6 +36,8 @@ gap_fn {x.o}
 lib/x.o:x_fn
 counter {a.o}
 counter {x/a.o}
+init_once{fs/fat/cache.o}
+mod_b:event_show{b/core.o}
 EOF
 
 cat > resolve.py <<'PY'
@@ -107,6 +109,8 @@ counter {a.o}: +0x100 {a.o}
 "counter {x/a.o}": 2 instances of counter may match: the tables do not say which object 2 of them come from, and vmlinux has no DWARF to tell
 	ffffffff81000100 d counter	{a.o}	sympos=1 (object unknown)
 	ffffffff81000110 d counter	sympos=2 (object unknown)
+init_once{fs/fat/cache.o}: +0x40
+mod_b:event_show{b/core.o}: +0x20 [mod_b]
 EOF
 
 # Without the paths image, {obj.o} is the printed name, and a suffix of

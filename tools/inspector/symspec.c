@@ -266,7 +266,8 @@ struct kms_error *symspec_parse(const char *text, bool allow_address,
 			return err;
 		p = close + 3;
 	}
-	end = p + strcspn(p, " \t\n");
+	/* The word ends at a space, or at the kernel's SYM{OBJ} brace. */
+	end = p + strcspn(p, " \t\n{");
 	err = parse_word(p, end, allow_address && !spec->source &&
 			 !spec->object, spec);
 	if (err)

@@ -12,6 +12,8 @@
  *                            when an instance prints so, else by path
  *   mod:sym                  an instance in built-in module mod (one of its
  *                            modules; '-' and '_' alike)
+ *   mod:sym{fs/fat/cache.o}  the kernel's probe notation: the braces
+ *                            follow the name without a space
  *   path/obj.o:sym           an instance linked from an object whose path
  *                            ends in path/obj.o
  *   'file.c'::sym            gdb's: an instance compiled from a source file
@@ -29,12 +31,13 @@
  *
  * Objects and source files are matched by path suffix, whole components
  * only ("core.o" matches "kernel/sched/core.o", "ed/core.o" does not).
- * The tables name an instance's object only where its modules do not tell
- * it apart, and then by the shortest suffix that does; so the resolver
- * asks the vmlinux's DWARF (the compilation unit of the symbol's address)
- * when it has it.  Without DWARF an instance whose object the tables do
- * not name, or name by a shorter suffix than the input's path, is
- * "unsure": it might match, and the resolver says so instead of guessing.
+ * A function's object is in the note's paths image (FORMAT.md 3.9) by its
+ * full path, as the linker read it; the resolver also asks the vmlinux's
+ * DWARF (the compilation unit of the symbol's address) when it has it,
+ * which names the sources of an object linked with ld -r.  Where neither
+ * names an instance's object (data, code without a path), the instance
+ * is "unsure": it might match, and the resolver says so instead of
+ * guessing.
  */
 #ifndef KMS_SYMSPEC_H
 #define KMS_SYMSPEC_H

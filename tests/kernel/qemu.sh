@@ -196,6 +196,22 @@ dmesg
 GUEST
 }
 
+# probe_addresses FILE: the guest's lines "SPEC ADDRESS SYMBOL+OFFSET"
+# (the probe's line of /sys/kernel/debug/kprobes/list) or "SPEC refused",
+# each address less its offset: the function's.  kprobes probes past an
+# endbr64 (IBT) on a function whose address is taken.
+probe_addresses() {
+	local spec addr where
+
+	while read -r spec addr where; do
+		if [ "$addr" = refused ]; then
+			echo "$spec refused"
+		else
+			printf '%s %x\n' "$spec" $((0x$addr - ${where##*+}))
+		fi
+	done < "$1"
+}
+
 # check_boot OUTDIR VMLINUX: what every booted kernel with the series and
 # the fixture must show.
 check_boot() {

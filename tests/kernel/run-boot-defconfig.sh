@@ -15,10 +15,40 @@ need_kernel defconfig
 cd "$tmp" || exit 1
 
 write_listing_guest guest.sh
+# Probes by path on mainline functions: fat's init_once by its path and a
+# shorter suffix, and a function of the series by its object; kprobes
+# lists the address it probes and its symbol+offset.
+cat >> guest.sh <<'GUEST'
+t=/sys/kernel/tracing
+mount -t tracefs nodev $t 2> /dev/null
+mount -t debugfs nodev /sys/kernel/debug 2> /dev/null
+echo "@@@ probes"
+for spec in 'init_once{fs/fat/cache.o}' 'init_once{fat/cache.o}' \
+	'kallmodsyms_lookup{kernel/kallmodsyms.o}'; do
+	if echo "p:kms/x $spec" >> $t/kprobe_events 2> /dev/null; then
+		echo "$spec $(awk '{ print $1, $3 }' /sys/kernel/debug/kprobes/list)"
+		echo '-:kms/x' >> $t/kprobe_events
+	else
+		echo "$spec refused"
+	fi
+done
+GUEST
 make_initramfs initrd.gz guest.sh
 boot "$(boot_image)" initrd.gz nokaslr nokaslr ||
 	{ fail "boot"; exit 1; }
 check_boot nokaslr "$kbuild/vmlinux"
+
+# Each probe is at the function /proc/kallmodsyms lists for it.
+gawk -F '\t' '
+	$2 ~ /\[fat\]/ && $2 ~ /cache\.o/ && $1 ~ / init_once$/ { f = substr($1, 1, index($1, " ") - 1) }
+	$1 ~ / kallmodsyms_lookup$/ { k = substr($1, 1, index($1, " ") - 1) }
+	END {
+		print "init_once{fs/fat/cache.o} " f
+		print "init_once{fat/cache.o} " f
+		print "kallmodsyms_lookup{kernel/kallmodsyms.o} " k
+	}' nokaslr/kallmodsyms > probes.expected
+probe_addresses nokaslr/probes > probes
+testrun_compare cat probes < probes.expected
 
 # Taking modules.builtin's word, every text symbol's modules agree with
 # modules.builtin.ranges, but for the two that it gets wrong: its entry

@@ -224,16 +224,7 @@ gawk -F '\t' '
 		print "fat:init_once{cache.o} " f
 		print "kallmodsyms_lookup{kernel/kallmodsyms.o} " k
 	}' out/kallmodsyms > paths.expected
-# kprobes lists the address it probes and the symbol+offset of it: past
-# an endbr64 (IBT) on a function whose address is taken.  The address
-# less that offset is the function's.
-while read -r spec addr where; do
-	if [ "$addr" = refused ]; then
-		echo "$spec refused"
-	else
-		printf '%s %x\n' "$spec" $((0x$addr - ${where##*+}))
-	fi
-done < out/paths > paths
+probe_addresses out/paths > paths
 testrun_compare cat paths < paths.expected
 
 # No event name: the one made from the notation has a tracefs directory.

@@ -196,8 +196,28 @@ dmesg
 GUEST
 }
 
-# probe_addresses FILE: the guest's lines "SPEC ADDRESS SYMBOL+OFFSET"
-# (the probe's line of /sys/kernel/debug/kprobes/list) or "SPEC refused",
+# guest_probe_fn: the guest's shell function probe_each SPEC..., which
+# prints for each "SPEC ADDRESS SYMBOL+OFFSET", the probe kprobe_events
+# makes of it (the only kprobe then) as /sys/kernel/debug/kprobes/list
+# has it, or "SPEC refused"; for guest scripts, tracefs and debugfs
+# mounted.
+guest_probe_fn() {
+	cat <<'GUEST'
+probe_each() {
+	for spec; do
+		if echo "p:kms/probe $spec" >> /sys/kernel/tracing/kprobe_events 2> /dev/null; then
+			echo "$spec $(awk '{ print $1, $3 }' /sys/kernel/debug/kprobes/list)"
+			echo '-:kms/probe' >> /sys/kernel/tracing/kprobe_events
+		else
+			echo "$spec refused"
+		fi
+	done
+}
+GUEST
+}
+
+# probe_addresses FILE: probe_each's lines "SPEC ADDRESS SYMBOL+OFFSET"
+# or "SPEC refused",
 # each address less its offset: the function's.  kprobes probes past an
 # endbr64 (IBT) on a function whose address is taken.
 probe_addresses() {

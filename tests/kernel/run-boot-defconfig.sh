@@ -16,22 +16,14 @@ cd "$tmp" || exit 1
 
 write_listing_guest guest.sh
 # Probes by path on mainline functions: fat's init_once by its path and a
-# shorter suffix, and a function of the series by its object; kprobes
-# lists the address it probes and its symbol+offset.
+# shorter suffix, and a function of the series by its object.
+guest_probe_fn >> guest.sh
 cat >> guest.sh <<'GUEST'
-t=/sys/kernel/tracing
-mount -t tracefs nodev $t 2> /dev/null
+mount -t tracefs nodev /sys/kernel/tracing 2> /dev/null
 mount -t debugfs nodev /sys/kernel/debug 2> /dev/null
 echo "@@@ probes"
-for spec in 'init_once{fs/fat/cache.o}' 'init_once{fat/cache.o}' \
-	'kallmodsyms_lookup{kernel/kallmodsyms.o}'; do
-	if echo "p:kms/x $spec" >> $t/kprobe_events 2> /dev/null; then
-		echo "$spec $(awk '{ print $1, $3 }' /sys/kernel/debug/kprobes/list)"
-		echo '-:kms/x' >> $t/kprobe_events
-	else
-		echo "$spec refused"
-	fi
-done
+probe_each 'init_once{fs/fat/cache.o}' 'init_once{fat/cache.o}' \
+	'kallmodsyms_lookup{kernel/kallmodsyms.o}'
 GUEST
 make_initramfs initrd.gz guest.sh
 boot "$(boot_image)" initrd.gz nokaslr nokaslr ||

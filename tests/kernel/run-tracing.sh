@@ -48,7 +48,9 @@ probes+=';p:kms/two,kms_sample_show{two/util.o}'
 probes+=';p:kms/bool,bool_notmod:kms_sample_show'
 probes+=';p:kms/core,vmlinux:kms_sample_show'
 
-cat > guest.sh <<'EOF'
+{
+	guest_probe_fn
+	cat <<'EOF'
 t=/sys/kernel/tracing
 mount -t tracefs nodev $t
 echo "@@@ kallmodsyms"
@@ -80,20 +82,13 @@ sed 's/^\[ *[0-9.]*\] //' $t/error_log
 echo > $t/kprobe_events
 mount -t debugfs nodev /sys/kernel/debug 2> /dev/null
 echo "@@@ paths"
-for spec in 'kms_sample_a:kms_sample_show{a_main.o}' \
+probe_each 'kms_sample_a:kms_sample_show{a_main.o}' \
 	'kms_sample_a:kms_sample_show{samples/kallmodsyms/a_main.o}' \
 	'kms_sample_show{kallmodsyms/shared.o}' \
 	'kms_sample_show{samples/kallmodsyms/shared.o}' \
 	'kms_sample_show{ms/shared.o}' 'init_once{fs/fat/cache.o}' \
 	'init_once{fat/cache.o}' 'init_once{cache.o}' 'fat:init_once{cache.o}' \
-	'kallmodsyms_lookup{kernel/kallmodsyms.o}'; do
-	if echo "p:kms/path $spec" >> $t/kprobe_events 2> /dev/null; then
-		echo "$spec $(awk '{ print $1, $3 }' /sys/kernel/debug/kprobes/list)"
-		echo '-:kms/path' >> $t/kprobe_events
-	else
-		echo "$spec refused"
-	fi
-done
+	'kallmodsyms_lookup{kernel/kallmodsyms.o}'
 echo 'p kms_sample_c:kms_sample_show{two/util.o}' >> $t/kprobe_events
 echo "@@@ unnamed"
 ls $t/events/kprobes
@@ -125,6 +120,7 @@ echo 'kms_sample_show:mod:kms_sample_c' > $t/set_graph_function
 echo "@@@ graph"
 cat $t/set_graph_function
 EOF
+} > guest.sh
 make_initramfs initrd.gz guest.sh
 # trace_clock=global: where the guest finds sched_clock unstable (a busy
 # host), the tracer switches to that clock at late_initcall, and a switch

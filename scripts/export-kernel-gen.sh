@@ -93,6 +93,16 @@ HOST_EXTRACFLAGS += -D_GNU_SOURCE -I$(srctree)/scripts/kallmodsyms/include \
 	$(shell $(HOSTPKG_CONFIG) --cflags libelf libdw libzstd 2> /dev/null)
 HOSTLDLIBS_kallmodsyms = $(shell $(HOSTPKG_CONFIG) --libs libdw libelf libzstd \
 	2> /dev/null || echo -ldw -lelf -lzstd)
+
+# Say what to install, before the first source fails to compile (as the
+# tools under tools/ do for their libraries): an allyesconfig selects this.
+kallmodsyms-probe := printf '%s\n' '\#include <libelf.h>' \
+	'\#include <elfutils/libdw.h>' '\#include <zstd.h>' 'int main(void) { return 0; }'
+ifeq ($(call try-run,$(kallmodsyms-probe) | $(HOSTCC) $(HOST_EXTRACFLAGS) \
+	-xc -o "$$TMP" - $(HOSTLDLIBS_kallmodsyms),y,n),n)
+$(error CONFIG_KALLMODSYMS: please install the development files of \
+	libelf, libdw (elfutils) and libzstd)
+endif
 MAKEFILE
 } > "$out/Makefile"
 printf '%s\n' '# SPDX-License-Identifier: GPL-2.0-only' /kallmodsyms > "$out/.gitignore"

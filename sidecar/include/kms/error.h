@@ -18,8 +18,6 @@
 #include <stdarg.h>
 #include <stdbool.h>
 
-#include <kms/reasons.h>
-
 enum kms_error_class {
 	/* Bad input or usage: a file or an argument the tool cannot use
 	 * (kms_error_fmt(), kms_error_file()). */
@@ -34,12 +32,11 @@ enum kms_error_class {
 	KMS_ERR_ABSENT,
 	/*
 	 * A refused note: the reason classes of FORMAT.md section 7, in its
-	 * order, KMS_ERR_NO_NOTE to KMS_ERR_BAD_RANGE, made from the one list
+	 * order, KMS_ERR_NO_NOTE to KMS_ERR_BAD_PATHS, made from the one list
 	 * (kms/reasons.h); kms_error_class_name() gives the reason's word.
 	 */
-#define KMS_ERR_REASON(name, word, meaning) KMS_ERR_##name,
-	KMS_REASONS(KMS_ERR_REASON)
-#undef KMS_ERR_REASON
+#define KMS_REASON(name, ...) KMS_ERR_##name,
+#include <kms/reasons.h>
 	KMS_NR_ERROR_CLASSES
 };
 

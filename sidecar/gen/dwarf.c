@@ -118,13 +118,15 @@ static struct asm_claim asm_claim(struct gen *g,
 		c.obj = r ? u->objects[r->unit] : NULL;
 		c.count = &g->stats.paddings;
 	} else if (s->address != *last_entry &&
-		   !range_holding(sorted, u->nr_ranges, s->address) &&
-		   (r = range_starting_in(sorted, u->nr_ranges, s->address,
-					  s->address + s->size))) {
-		c.obj = u->objects[r->unit];
-		c.size = r->start - s->address;
-		c.count = &g->stats.entries;
-		*last_entry = s->address;
+		   !range_holding(sorted, u->nr_ranges, s->address)) {
+		r = range_starting_in(sorted, u->nr_ranges, s->address,
+				      s->address + s->size);
+		if (r) {
+			c.obj = u->objects[r->unit];
+			c.size = r->start - s->address;
+			c.count = &g->stats.entries;
+			*last_entry = s->address;
+		}
 	}
 	return c;
 }

@@ -60,7 +60,9 @@ static char *object_of(const char *name, const char *comp_dir,
 	else if (clen && name[0] == '/' && !strncmp(name, comp_dir, clen) &&
 		 name[clen] == '/')
 		rel = name + clen + 1;
-	else if (name[0] == '/' && !(rel = after_top_dir(name)))
+	else if (name[0] == '/')
+		rel = after_top_dir(name);
+	if (!rel)
 		return NULL;
 	while (!strncmp(rel, "./", 2))
 		rel += 2;

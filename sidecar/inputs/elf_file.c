@@ -241,8 +241,10 @@ bool kms_elf_build_id(struct kms_elf *elf, const unsigned char **ret,
 		GElf_Shdr shdr;
 		Elf_Data *data;
 
-		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_NOTE ||
-		    !(data = elf_getdata(scn, NULL)))
+		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_NOTE)
+			continue;
+		data = elf_getdata(scn, NULL);
+		if (!data)
 			continue;
 		for (pos = 0; (next = gelf_getnote(data, pos, &nh, &name_off,
 						   &desc_off)); pos = next) {

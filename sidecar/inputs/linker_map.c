@@ -95,7 +95,8 @@ static struct kms_error *add_piece(struct kms_linker_map *map,
 	for (i = 0; file[i]; i++) {
 		if ((unsigned char)file[i] >= 0x7f ||
 		    (unsigned char)file[i] < ' ')
-			return kms_error_fmt("input file of %s at 0x%llx is not printable ASCII",
+			return kms_error_new(KMS_ERR_INPUT,
+					     "input file of %s at 0x%llx is not printable ASCII",
 					     isec, (unsigned long long)addr);
 	}
 	err = KMS_RESERVE(map->pieces, *cap, map->nr_pieces + 1);
@@ -387,7 +388,8 @@ static struct kms_error *check_map_read(const char *path, FILE *f,
 		return kms_error_errno(path, "read error");
 	if (!r->in_map)
 		return kms_error_file(path,
-				      "not a linker map: neither GNU ld's \"" MAP_START "\" nor ld.lld's column header");
+				      "not a linker map: neither GNU ld's \"%s\" nor ld.lld's column header",
+				      MAP_START);
 	if (!r->p.map->nr_pieces)
 		return kms_error_file(path, "linker map lists no input sections");
 	return NULL;

@@ -233,7 +233,7 @@ static void find_markers(const struct kms_symbols *syms, struct markers *m)
 	for (i = 0; i < syms->nr; i++)
 		for (k = 0; k < NR_MARKERS; k++)
 			if (!m->have[k] && !strcmp(syms->syms[i].name,
-						    marker_names[k])) {
+						   marker_names[k])) {
 				m->addr[k] = syms->syms[i].address;
 				m->have[k] = true;
 			}

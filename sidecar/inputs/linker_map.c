@@ -270,7 +270,7 @@ static struct kms_error *add_lld_piece(struct map_parser *p,
  * what they are in, and have spaces in them.
  */
 static struct kms_error *parse_lld_line(struct map_parser *p, char *line,
-				       size_t line_len)
+					size_t line_len)
 {
 	char *field[4], *rest, *name, *colon;
 	uint64_t addr, size;

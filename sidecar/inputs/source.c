@@ -63,7 +63,7 @@ struct kms_error *kms_elf_note(struct kms_elf *elf, Elf_Scn **ret_scn,
 }
 
 struct kms_error *kms_tables_from_elf(struct kms_elf *elf,
-				     struct kms_tables **ret)
+				      struct kms_tables **ret)
 {
 	struct kms_error *err;
 	Elf_Scn *scn;

@@ -52,7 +52,7 @@ static bool find_columns(unsigned char *img, size_t size, struct columns *c)
 }
 
 void kms_transpose(unsigned char *col, unsigned char *scratch, uint32_t n,
-		      unsigned int width, bool to_planes)
+		   unsigned int width, bool to_planes)
 {
 	size_t value, plane;
 	uint32_t i;

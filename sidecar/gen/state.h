@@ -207,6 +207,7 @@ struct paths_builder {
 	uint32_t last_object, last_section;
 	struct kms_strmap paths;	/* path -> number */
 };
+
 /* Piece @p of an executable class, its offsets from @base (_text). */
 struct kms_error *gen_paths_add(struct gen *g, struct paths_builder *pb,
 				const struct piece *p, uint64_t base);

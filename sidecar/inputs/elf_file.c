@@ -311,12 +311,14 @@ void kms_elf_symbols_ahead(struct kms_elf *elf, const char *const *names,
 		m->name = strdup(names[k]);
 		if (!m->name)
 			return;
-		m->prefix = m->mask = 0;
+		m->prefix = 0;
+		m->mask = 0;
 		if (len > sizeof(m->prefix))
 			len = sizeof(m->prefix);
 		memcpy(&m->prefix, m->name, len);
 		memset(&m->mask, 0xff, len);
-		m->looked_up = m->found = false;
+		m->looked_up = false;
+		m->found = false;
 		elf->nr_memo++;
 	}
 }

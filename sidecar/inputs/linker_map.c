@@ -365,7 +365,8 @@ static struct kms_error *read_map_line(struct map_reader *r, char *line,
 				       size_t len)
 {
 	if (!r->in_map && lld_header(line)) {
-		r->lld = r->in_map = 1;
+		r->lld = 1;
+		r->in_map = 1;
 		return NULL;
 	}
 	if (!r->in_map) {

@@ -1,10 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The reasons a reader refuses a note are one list, KMS_REASONS in
-# sidecar/include/kms/reasons.h (X(NAME, WORD, MEANING), FORMAT.md 7's
-# order).  The C library and the Python decoder are made from it; what
-# cannot be made from it is held to it here:
+# The reasons a reader refuses a note are one list,
+# sidecar/include/kms/reasons.h (KMS_REASON(NAME, WORD, MEANING) lines,
+# FORMAT.md 7's order).  The C library and the Python decoder are made
+# from it; what cannot be made from it is held to it here:
 #
 # - FORMAT.md 7's table (and so its copy in each series'
 #   Documentation/kbuild/kallmodsyms-format.rst, scripts/format-rst.py's):
@@ -24,9 +24,11 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 status=0
 
-# The X(NAME, "WORD", "MEANING") lines of FILE, as "NAME WORD MEANING".
+# The KMS_REASON(NAME, "WORD", "MEANING") lines of FILE (the kernel's copy
+# is an X-macro list, X(NAME, "WORD", "MEANING") each), as "NAME WORD
+# MEANING".
 entries() {
-	sed -n 's/^[[:space:]]*X(\([A-Z_]*\), "\([^"]*\)", "\([^"]*\)")[[:space:]\\]*$/\1 \2 \3/p' "$1"
+	sed -n 's/^[[:space:]]*\(KMS_REASON\|X\)(\([A-Z_]*\), "\([^"]*\)", "\([^"]*\)")[[:space:]\\]*$/\2 \3 \4/p' "$1"
 }
 
 # same WHAT FILE: FILE's lines are those of the list in $scratch/want?
@@ -42,14 +44,14 @@ same() {
 		-e 's/.* EOF on .* line \([0-9]*\)$/\1 + 1/p' \
 		-e 's/.* EOF on .* is empty$/1/p')
 	n=$((n))
-	echo "check-reasons: $1 differs from KMS_REASONS (kms/reasons.h) at entry $n:" \
+	echo "check-reasons: $1 differs from kms/reasons.h at entry $n:" \
 		"'$(sed -n "${n}p" "$2")', not '$(sed -n "${n}p" "$scratch/want")'"
 	status=1
 }
 
 entries sidecar/include/kms/reasons.h > "$scratch/list"
 if [ "$(wc -l < "$scratch/list")" -lt 13 ]; then
-	echo "check-reasons: sidecar/include/kms/reasons.h: KMS_REASONS has $(wc -l < "$scratch/list") entries of the form X(NAME, \"WORD\", \"MEANING\")"
+	echo "check-reasons: sidecar/include/kms/reasons.h: $(wc -l < "$scratch/list") entries of the form KMS_REASON(NAME, \"WORD\", \"MEANING\")"
 	exit 1
 fi
 

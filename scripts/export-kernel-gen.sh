@@ -13,7 +13,12 @@
 # they include, in one folder (the public headers under include/kallmod/);
 # the kms_/KMS_ prefix becomes kallmod_/KALLMOD_ on word boundaries (kms
 # is DRM's word in the kernel), kms/ headers kallmod/ ones, FORMAT.md the
-# kernel's Documentation/kbuild/kallmodsyms-format.rst.
+# kernel's copy, kallmodsyms-format.rst (its Documentation/kbuild/ named
+# once, in the Makefile: the whole path would take the comments that cite
+# the format past checkpatch.pl's 100 columns).  The longer names move
+# open parentheses to the right, and scripts/realign-parens.py moves the
+# lines aligned with them as far, so that the copy keeps the kernel's
+# alignment.
 #
 # usage: scripts/export-kernel-gen.sh KERNEL_TREE
 #   (replaces KERNEL_TREE/scripts/kallmodsyms; prints the files written)
@@ -42,7 +47,8 @@ declare -A files=(
 rename() {
 	sed -e 's/\bkms_/kallmod_/g' -e 's/\bKMS_/KALLMOD_/g' \
 		-e 's|\bkms/|kallmod/|g' \
-		-e 's|\bFORMAT\.md\b|Documentation/kbuild/kallmodsyms-format.rst|g' "$1"
+		-e 's|\bFORMAT\.md\b|kallmodsyms-format.rst|g' "$1" |
+		"$top/scripts/realign-parens.py" "$1"
 }
 
 rm -rf "$out"
@@ -83,6 +89,8 @@ objs=$(printf '%s\n' "${sources[@]}" | sed -n 's/\.c$/.o/p' | LC_ALL=C sort | tr
 # These sources are the kallmodsyms project's generator (its kbuild mode),
 # copied with their prefix renamed kallmod_: changes are made there and copied
 # again, so that the distributions' tool and this one write the same bytes.
+# Their comments cite the format by its sections in kallmodsyms-format.rst,
+# Documentation/kbuild/kallmodsyms-format.rst.
 hostprogs-always-y += kallmodsyms
 
 MAKEFILE

@@ -118,13 +118,15 @@ static struct asm_claim asm_claim(struct gen *g,
 		c.obj = r ? u->objects[r->unit] : NULL;
 		c.count = &g->stats.paddings;
 	} else if (s->address != *last_entry &&
-		   !range_holding(sorted, u->nr_ranges, s->address) &&
-		   (r = range_starting_in(sorted, u->nr_ranges, s->address,
-					  s->address + s->size))) {
-		c.obj = u->objects[r->unit];
-		c.size = r->start - s->address;
-		c.count = &g->stats.entries;
-		*last_entry = s->address;
+		   !range_holding(sorted, u->nr_ranges, s->address)) {
+		r = range_starting_in(sorted, u->nr_ranges, s->address,
+				      s->address + s->size);
+		if (r) {
+			c.obj = u->objects[r->unit];
+			c.size = r->start - s->address;
+			c.count = &g->stats.entries;
+			*last_entry = s->address;
+		}
 	}
 	return c;
 }
@@ -294,8 +296,10 @@ struct kms_error *gen_read_dwarf(struct gen *g)
 {
 	const struct kms_gen_options *o = g->opts;
 	size_t nr_map_pieces = g->nr_pieces;
-	/* Variables place data where no map can: without a build tree, and
-	 * in LTO's output, which the maps give to lto.tmp. */
+	/*
+	 * Variables place data where no map can: without a build tree, and
+	 * in LTO's output, which the maps give to lto.tmp.
+	 */
 	bool variables = o->all_classes && (o->dwarf || g->nr_lto);
 	struct kms_dwarf_units *u;
 	struct kms_error *err;

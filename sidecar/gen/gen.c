@@ -104,6 +104,7 @@ struct kms_error *kms_generate_kbuild(const struct kms_gen_options *opts,
 				      struct kms_gen_stats *ret_stats)
 {
 	if (opts->dwarf || opts->modularity || opts->explain)
-		return kms_error_fmt("kbuild's generator reads the link maps and modules.builtin alone and explains nothing (no --dwarf, --modularity or --explain)");
+		return kms_error_new(KMS_ERR_INPUT,
+				     "kbuild's generator reads the link maps and modules.builtin alone and explains nothing (no --dwarf, --modularity or --explain)");
 	return gen_generate(opts, &kbuild_mode, ret_blob, ret_size, ret_stats);
 }

@@ -233,7 +233,7 @@ static void find_markers(const struct kms_symbols *syms, struct markers *m)
 	for (i = 0; i < syms->nr; i++)
 		for (k = 0; k < NR_MARKERS; k++)
 			if (!m->have[k] && !strcmp(syms->syms[i].name,
-						    marker_names[k])) {
+						   marker_names[k])) {
 				m->addr[k] = syms->syms[i].address;
 				m->have[k] = true;
 			}
@@ -246,8 +246,10 @@ static bool in_markers(const struct markers *m, int k, uint64_t addr)
 	       addr < m->addr[k + 1];
 }
 
-/* The class of piece @p (FORMAT.md 3.1, in its order).  Without
- * --all-classes the pieces are executable: text or init text. */
+/*
+ * The class of piece @p (FORMAT.md 3.1, in its order).  Without
+ * --all-classes the pieces are executable: text or init text.
+ */
 static uint32_t piece_class(const struct gen *g, const struct markers *m,
 			    const struct piece *p)
 {

@@ -41,10 +41,7 @@ static const char usage_text[] =
 	"\n"
 	"Exit status: 0 on success, 1 on any error, 2 on bad usage.\n";
 
-static const struct option longopts[] = {
-	GEN_CLI_LONGOPTS,
-	{ NULL, 0, NULL, 0 },
-};
+GEN_CLI_LONGOPTS(longopts, { NULL, 0, NULL, 0 });
 
 /* Read the options into @cli: -1 to go on, or the exit status. */
 static int parse_options(int argc, char **argv, struct gen_cli *cli)

@@ -28,8 +28,10 @@ static bool lto_is_code(const struct gen *g, const struct piece *p)
 	return g->sections[p->section].flags & SHF_EXECINSTR;
 }
 
-/* Keep LTO's output aside: DWARF will say whose it is (its data too, with
- * --all-classes: the storage of the units' variables). */
+/*
+ * Keep LTO's output aside: DWARF will say whose it is (its data too, with
+ * --all-classes: the storage of the units' variables).
+ */
 struct kms_error *gen_add_lto_piece(struct gen *g, uint32_t section,
 				    uint64_t start, uint64_t size)
 {

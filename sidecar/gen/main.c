@@ -97,8 +97,7 @@ static void usage(FILE *f)
 	fputs(usage_text, f);
 }
 
-static const struct option longopts[] = {
-	GEN_CLI_LONGOPTS,
+GEN_CLI_LONGOPTS(longopts,
 	{ "format", required_argument, NULL, 'f' },
 	{ "o-map", required_argument, NULL, 'M' },
 	{ "builtin", required_argument, NULL, 'B' },
@@ -113,8 +112,7 @@ static const struct option longopts[] = {
 	{ "stats", no_argument, NULL, 's' },
 	{ "version", no_argument, NULL, 'V' },
 	{ "format-version", no_argument, NULL, 'W' },
-	{ NULL, 0, NULL, 0 },
-};
+	{ NULL, 0, NULL, 0 });
 
 /* The command line: kbuild's options, and the rest. */
 struct cli {

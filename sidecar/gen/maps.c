@@ -139,11 +139,10 @@ static struct kms_error *read_o_map(struct gen *g, struct o_map *om)
 	const struct kms_gen_options *o = g->opts;
 	struct kms_error *err;
 
-	if (o->o_map) {
+	if (o->o_map)
 		om->path = strdup(o->o_map);
-	} else if (asprintf(&om->path, "%s/vmlinux.o.map", o->build_dir) < 0) {
+	else if (asprintf(&om->path, "%s/vmlinux.o.map", o->build_dir) < 0)
 		om->path = NULL;
-	}
 	if (!om->path)
 		return &kms_error_nomem;
 	err = kms_linker_map_read(om->path, &om->map);

@@ -104,8 +104,10 @@ static struct kms_error *intern_modlist(struct gen *g, struct object *obj,
 	return err;
 }
 
-static struct kms_error *object_modules(struct gen *g, struct object *obj,
-					gen_modules_fn *list)
+static struct kms_error *
+object_modules(struct gen *g, struct object *obj,
+	       struct kms_error *(*list)(struct gen *g, struct object *obj,
+					 size_t *ret_n))
 {
 	struct kms_error *err;
 	size_t n = 0, len;
@@ -122,7 +124,10 @@ static struct kms_error *object_modules(struct gen *g, struct object *obj,
 	return intern_modlist(g, obj, len);
 }
 
-struct kms_error *gen_objects_modules(struct gen *g, gen_modules_fn *list)
+struct kms_error *
+gen_objects_modules(struct gen *g,
+		    struct kms_error *(*list)(struct gen *g, struct object *obj,
+					      size_t *ret_n))
 {
 	struct kms_error *err;
 	size_t i;

@@ -232,9 +232,9 @@ static void name_group(struct gen *g, const struct symbol_ref *refs,
 		if (same > 1) {
 			g->stats.ambiguous += same;
 			gen_warn(g, "%zu symbols %s in %s cannot be told apart: same name, same object",
-			     same, refs[k].name,
-			     refs[k].object == KMS_NONE ? "no object file" :
-			     g->objects[refs[k].object].path);
+				 same, refs[k].name,
+				 refs[k].object == KMS_NONE ? "no object file" :
+				 g->objects[refs[k].object].path);
 		}
 		if (refs[k].object != KMS_NONE)
 			set[nr_set++] = refs[k].object;
@@ -264,7 +264,7 @@ struct kms_error *gen_name_objects(struct gen *g)
 	qsort(refs, n, sizeof(*refs), compare_refs);
 	for (i = 0; i < n; i = j) {
 		for (j = i + 1; j < n && !strcmp(refs[j].name, refs[i].name) &&
-				refs[j].modlist == refs[i].modlist; j++)
+		     refs[j].modlist == refs[i].modlist; j++)
 			;
 		if (j - i > 1)
 			name_group(g, refs + i, j - i, set);

@@ -176,13 +176,14 @@ struct kms_error *gen_read_dwarf(struct gen *g);
 /* modules.c: each object's modules, from the build tree */
 int gen_compare_strings(const void *a, const void *b);
 /*
- * One input mode's rule for an object's modules: obj->modules, *ret_n of
+ * Every object's modules by @list, sorted, with their list's id.  @list is
+ * one input mode's rule for an object's modules: obj->modules, *ret_n of
  * them, unsorted and perhaps repeated.
  */
-typedef struct kms_error *gen_modules_fn(struct gen *g, struct object *obj,
-					 size_t *ret_n);
-/* Every object's modules by @list, sorted, with their list's id. */
-struct kms_error *gen_objects_modules(struct gen *g, gen_modules_fn *list);
+struct kms_error *
+gen_objects_modules(struct gen *g,
+		    struct kms_error *(*list)(struct gen *g, struct object *obj,
+					      size_t *ret_n));
 struct kms_error *gen_read_modules(struct gen *g);
 
 /* modules_modularity.c: --modularity's hooks of struct gen_mode */
@@ -206,6 +207,7 @@ struct paths_builder {
 	uint32_t last_object, last_section;
 	struct kms_strmap paths;	/* path -> number */
 };
+
 /* Piece @p of an executable class, its offsets from @base (_text). */
 struct kms_error *gen_paths_add(struct gen *g, struct paths_builder *pb,
 				const struct piece *p, uint64_t base);

@@ -60,7 +60,9 @@ static char *object_of(const char *name, const char *comp_dir,
 	else if (clen && name[0] == '/' && !strncmp(name, comp_dir, clen) &&
 		 name[clen] == '/')
 		rel = name + clen + 1;
-	else if (name[0] == '/' && !(rel = after_top_dir(name)))
+	else if (name[0] == '/')
+		rel = after_top_dir(name);
+	if (!rel)
 		return NULL;
 	while (!strncmp(rel, "./", 2))
 		rel += 2;
@@ -484,7 +486,8 @@ static struct kms_error *open_dwarf(const char *path, int *ret_fd,
 		return kms_error_errno(path, "cannot open");
 	*ret_dw = dwarf_begin(fd, DWARF_C_READ);
 	if (!*ret_dw) {
-		err = kms_error_file(path, "cannot read DWARF: %s (objects come from debug info here: build with CONFIG_DEBUG_INFO, or take the distribution's debug vmlinux: Debian's linux-image-*-dbg, Fedora's kernel-debuginfo)",
+		err = kms_error_file(path,
+				     "cannot read DWARF: %s (objects come from debug info here: build with CONFIG_DEBUG_INFO, or take the distribution's debug vmlinux: Debian's linux-image-*-dbg, Fedora's kernel-debuginfo)",
 				     dwarf_errmsg(-1));
 		close(fd);
 		return err;

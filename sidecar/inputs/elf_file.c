@@ -241,8 +241,10 @@ bool kms_elf_build_id(struct kms_elf *elf, const unsigned char **ret,
 		GElf_Shdr shdr;
 		Elf_Data *data;
 
-		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_NOTE ||
-		    !(data = elf_getdata(scn, NULL)))
+		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_NOTE)
+			continue;
+		data = elf_getdata(scn, NULL);
+		if (!data)
 			continue;
 		for (pos = 0; (next = gelf_getnote(data, pos, &nh, &name_off,
 						   &desc_off)); pos = next) {
@@ -309,12 +311,14 @@ void kms_elf_symbols_ahead(struct kms_elf *elf, const char *const *names,
 		m->name = strdup(names[k]);
 		if (!m->name)
 			return;
-		m->prefix = m->mask = 0;
+		m->prefix = 0;
+		m->mask = 0;
 		if (len > sizeof(m->prefix))
 			len = sizeof(m->prefix);
 		memcpy(&m->prefix, m->name, len);
 		memset(&m->mask, 0xff, len);
-		m->looked_up = m->found = false;
+		m->looked_up = false;
+		m->found = false;
 		elf->nr_memo++;
 	}
 }

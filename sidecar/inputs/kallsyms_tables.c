@@ -118,7 +118,7 @@ struct kms_error *expand_name(struct kms_elf *elf,
 	if (len > k->names_size - *pos)
 		goto truncated;
 	for (; len; len--) {
-		unsigned idx = k->names[(*pos)++];
+		unsigned int idx = k->names[(*pos)++];
 		uint64_t t = k->token_index[2 * idx] |
 			     k->token_index[2 * idx + 1] << 8;
 

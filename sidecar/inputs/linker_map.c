@@ -95,7 +95,8 @@ static struct kms_error *add_piece(struct kms_linker_map *map,
 	for (i = 0; file[i]; i++) {
 		if ((unsigned char)file[i] >= 0x7f ||
 		    (unsigned char)file[i] < ' ')
-			return kms_error_fmt("input file of %s at 0x%llx is not printable ASCII",
+			return kms_error_new(KMS_ERR_INPUT,
+					     "input file of %s at 0x%llx is not printable ASCII",
 					     isec, (unsigned long long)addr);
 	}
 	err = KMS_RESERVE(map->pieces, *cap, map->nr_pieces + 1);
@@ -269,7 +270,7 @@ static struct kms_error *add_lld_piece(struct map_parser *p,
  * what they are in, and have spaces in them.
  */
 static struct kms_error *parse_lld_line(struct map_parser *p, char *line,
-				       size_t line_len)
+					size_t line_len)
 {
 	char *field[4], *rest, *name, *colon;
 	uint64_t addr, size;
@@ -364,7 +365,8 @@ static struct kms_error *read_map_line(struct map_reader *r, char *line,
 				       size_t len)
 {
 	if (!r->in_map && lld_header(line)) {
-		r->lld = r->in_map = 1;
+		r->lld = 1;
+		r->in_map = 1;
 		return NULL;
 	}
 	if (!r->in_map) {
@@ -387,7 +389,8 @@ static struct kms_error *check_map_read(const char *path, FILE *f,
 		return kms_error_errno(path, "read error");
 	if (!r->in_map)
 		return kms_error_file(path,
-				      "not a linker map: neither GNU ld's \"" MAP_START "\" nor ld.lld's column header");
+				      "not a linker map: neither GNU ld's \"%s\" nor ld.lld's column header",
+				      MAP_START);
 	if (!r->p.map->nr_pieces)
 		return kms_error_file(path, "linker map lists no input sections");
 	return NULL;

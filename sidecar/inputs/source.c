@@ -54,7 +54,8 @@ struct kms_error *kms_elf_note(struct kms_elf *elf, Elf_Scn **ret_scn,
 		}
 	}
 	if (!found)
-		return kms_error_path(KMS_ERR_NO_NOTE, elf->path, "no kallmodsyms note (not generated for this vmlinux?)");
+		return kms_error_path(KMS_ERR_NO_NOTE, elf->path,
+				      "no kallmodsyms note (not generated for this vmlinux?)");
 	*ret_scn = found;
 	*ret_desc = found_desc;
 	*ret_size = found_size;
@@ -62,7 +63,7 @@ struct kms_error *kms_elf_note(struct kms_elf *elf, Elf_Scn **ret_scn,
 }
 
 struct kms_error *kms_tables_from_elf(struct kms_elf *elf,
-				     struct kms_tables **ret)
+				      struct kms_tables **ret)
 {
 	struct kms_error *err;
 	Elf_Scn *scn;
@@ -153,10 +154,12 @@ static struct kms_error *tables_from_note_file(const char *path,
 		return err;	/* Our note, damaged: say how. */
 	if (err || size < 12) {
 		kms_error_destroy(err);
-		return kms_error_path(KMS_ERR_NO_NOTE, path, "not an ELF file, a note file or a kallmodsyms blob");
+		return kms_error_path(KMS_ERR_NO_NOTE, path,
+				      "not an ELF file, a note file or a kallmodsyms blob");
 	}
 	if (!desc)
-		return kms_error_path(KMS_ERR_NO_NOTE, path, "no kallmodsyms note among its notes");
+		return kms_error_path(KMS_ERR_NO_NOTE, path,
+				      "no kallmodsyms note among its notes");
 	return kms_blob_decode(desc, desc_size, path, ret);
 }
 

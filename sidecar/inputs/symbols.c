@@ -492,8 +492,10 @@ struct kms_error *kms_symbols_read(struct kms_elf *elf,
 	if (!s)
 		return &kms_error_nomem;
 	if (source == KMS_SYMBOLS_AUTO) {
-		/* No kallsyms tables: the symbol table; any other error goes
-		 * up. */
+		/*
+		 * No kallsyms tables: the symbol table; any other error goes
+		 * up.
+		 */
 		err = kms_elf_symbol(elf, "kallsyms_names", &dummy);
 		if (err && !kms_error_is_absent(err)) {
 			kms_symbols_destroy(s);

@@ -134,14 +134,18 @@ static struct kms_error *decompress(const char *origin, const char *what,
 		return kms_error_path(KMS_ERR_BAD_FRAME, origin,
 				      "note: %s: zstd frame does not declare the size %zu",
 				      what, out_size);
-	/* The frame header descriptor's Content_Checksum_flag (RFC 8878
-	 * 3.1.1.1.1, bit 2): the frame checksum is the blob's checksum. */
+	/*
+	 * The frame header descriptor's Content_Checksum_flag (RFC 8878
+	 * 3.1.1.1.1, bit 2): the frame checksum is the blob's checksum.
+	 */
 	if (!(frame[4] & 0x04))
 		return kms_error_path(KMS_ERR_BAD_FRAME, origin,
 				      "note: %s is not a zstd frame with a content checksum",
 				      what);
-	/* One frame (FORMAT.md 2): nothing after it, not even an
-	 * empty or skippable frame, and all of it. */
+	/*
+	 * One frame (FORMAT.md 2): nothing after it, not even an
+	 * empty or skippable frame, and all of it.
+	 */
 	got = ZSTD_findFrameCompressedSize(frame, size);
 	if (ZSTD_isError(got))
 		return kms_error_path(KMS_ERR_BAD_FRAME, origin,

@@ -58,8 +58,10 @@ static int compare_extent(const void *a, const void *b)
 	return x->end < y->end ? -1 : x->end > y->end;
 }
 
-/* A refusal of @class (a module list's, an object's) unless @off starts a
- * string. */
+/*
+ * A refusal of @class (a module list's, an object's) unless @off starts a
+ * string.
+ */
 static struct kms_error *check_strtab_offset(const struct kms_tables *t,
 					     const char *origin,
 					     enum kms_error_class class,

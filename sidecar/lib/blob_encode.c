@@ -157,7 +157,8 @@ static struct kms_error *paths_image(const struct kms_encode_input *in,
 	uint32_t i;
 
 	if (!in->nr_pieces || !in->nr_paths)
-		return kms_error_fmt("no executable code with a path: a paths image needs a piece and a path");
+		return kms_error_new(KMS_ERR_INPUT,
+				     "no executable code with a path: a paths image needs a piece and a path");
 	err = alloc_image(size, KMS_PATHS_MAX_SIZE, "paths", ret);
 	if (err)
 		return err;

@@ -18,8 +18,10 @@
 #include <kms/tables.h>
 
 /* The arrays of the image: where each one lies (FORMAT.md 3). */
-enum { A_SECTIONS, A_STARTS, A_RANGE_OBJECTS, A_OBJECTS, A_MODLISTS,
-       A_STRTAB, NR_ARRAYS };
+enum {
+	A_SECTIONS, A_STARTS, A_RANGE_OBJECTS, A_OBJECTS, A_MODLISTS,
+	A_STRTAB, NR_ARRAYS
+};
 
 static const struct {
 	const char *what;

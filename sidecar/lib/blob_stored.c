@@ -52,7 +52,7 @@ static bool find_columns(unsigned char *img, size_t size, struct columns *c)
 }
 
 void kms_transpose(unsigned char *col, unsigned char *scratch, uint32_t n,
-		      unsigned int width, bool to_planes)
+		   unsigned int width, bool to_planes)
 {
 	size_t value, plane;
 	uint32_t i;
@@ -100,7 +100,8 @@ static struct kms_error *convert(unsigned char *img, size_t size, bool store)
 	struct columns c;
 
 	if (!find_columns(img, size, &c))
-		return kms_error_fmt("image header and sections do not describe its range columns");
+		return kms_error_new(KMS_ERR_INPUT,
+				     "image header and sections do not describe its range columns");
 	scratch = malloc((size_t)c.nr_ranges * KMS_START_SIZE + 1);
 	if (!scratch)
 		return &kms_error_nomem;

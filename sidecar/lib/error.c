@@ -17,9 +17,9 @@ static const char *const class_names[KMS_NR_ERROR_CLASSES] = {
 	[KMS_ERR_NOMEM] = "out-of-memory",
 	[KMS_ERR_IO] = "io",
 	[KMS_ERR_ABSENT] = "absent",
-#define REASON_NAME(name, word, meaning) [KMS_ERR_##name] = word,
-	KMS_REASONS(REASON_NAME)
-#undef REASON_NAME
+#define KMS_REASON(name, word, ...) \
+	[KMS_ERR_##name] = word,
+#include <kms/reasons.h>
 };
 
 const char *kms_error_class_name(enum kms_error_class class)

@@ -27,7 +27,8 @@ struct kms_error *kms_note_wrap(const void *blob, size_t size,
 	if (desc_size == 0)
 		desc_size = size;
 	if (desc_size < size)
-		return kms_error_fmt("note descriptor of %zu bytes cannot hold the %zu-byte blob",
+		return kms_error_new(KMS_ERR_INPUT,
+				     "note descriptor of %zu bytes cannot hold the %zu-byte blob",
 				     desc_size, size);
 	if (desc_size > UINT32_MAX - 3)
 		return kms_error_fmt("note descriptor of %zu bytes is too large",

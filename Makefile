@@ -124,14 +124,16 @@ check: tests
 # ...with the defconfig and ThinLTO kernels too (about 25 more minutes of
 # builds on two cores, not in CI's budget), the small kernel with BPF and
 # BTF for DTrace, bpftrace and bcc in a guest
-# (tests/tracers/run-dtrace-guest.sh, run-bpftrace-guest.sh), the tests
+# (tests/tracers/run-dtrace-guest.sh, run-bpftrace-guest.sh), the small
+# kernel without the option and without the series
+# (tests/kernel/run-nokms-vanilla.sh: two more builds), the tests
 # whose kms-test line says suite=full (tests/run-tests.sh), and Debian's
 # own kernels (tests/distro: four debug packages of 0.3-0.9 GB, downloaded
 # once).
 check-full: export KMS_FULL = 1
 check-full: export KMS_EXTRA_KERNELS = 6.1/gcc/small 6.12/arm64/small-dwarf \
 	6.12/llvm/small 6.12/thinlto/small 6.12/gcc/defconfig 6.12/arm64-llvm/small \
-	6.12/gcc/small-bpf
+	6.12/gcc/small-bpf 6.12/gcc/small-nokms 6.12/gcc/small-vanilla
 check-full: export KMS_DISTRO = 1
 check-full: check
 

@@ -19,7 +19,7 @@
 
 #include "guest.h"
 
-#define MAX_COMMANDS 8
+#define MAX_COMMANDS 10
 
 /* 0, or -1 with a message naming FILE and COMMAND. */
 static int write_command(const char *path, int flags, const char *command)

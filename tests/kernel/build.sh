@@ -12,7 +12,9 @@
 #
 # A fragment line "#make VAR=VALUE" passes VAR=VALUE to every make (LLVM=-16
 # builds with clang); "#include NAME.config" starts from another fragment;
-# "#arch arm64" cross-builds for arm64 (default: x86_64).
+# "#arch arm64" cross-builds for arm64 (default: x86_64); "#series none"
+# builds the source as it comes, without any patch (vanilla, the peer of
+# a kernel with the series and CONFIG_KALLMODSYMS=n).
 #
 # Environment:
 #   KALLMODSYMS_CACHE  cache root (default: ~/.cache/kallmodsyms, one for
@@ -47,7 +49,6 @@ log() { printf 'kernel-build: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
 
 [ -f "$fragment" ] || die "$fragment: no such config fragment"
-[ -f "$series_dir/series" ] || die "$series_dir/series: no series for Linux $version"
 
 # A fragment may start from another one: "#include NAME.config".
 expand_fragment() {
@@ -74,6 +75,14 @@ x86_64) make_arch=(ARCH=x86_64) image=bzImage ;;
 arm64) make_arch=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-) image=Image ;;
 *) die "$fragment: no cross compiler known for #arch $arch" ;;
 esac
+# "#series none": no patch at all, so none of their code either.
+series=$(sed -n 's/^#series[[:space:]]\+//p' <<< "$expanded" | tail -n 1)
+case ${series:-applied} in
+applied) [ -f "$series_dir/series" ] ||
+	die "$series_dir/series: no series for Linux $version" ;;
+none) ;;
+*) die "$fragment: #series takes none, not $series" ;;
+esac
 [ -f "$tarball" ] || die "$tarball: missing (apt-get install linux-source-$version)"
 
 src_version=$(dpkg-query -W -f '${Version}' "linux-source-$version" 2>/dev/null ||
@@ -85,6 +94,7 @@ src_version=$(dpkg-query -W -f '${Version}' "linux-source-$version" 2>/dev/null 
 # need, never posted).
 patch_stack() {
 	local d p
+	[ "$series" != none ] || return 0
 	for d in "$top/kernel-patches/$version-module-license" "$series_dir" \
 		"$top/kernel-patches/$version-fixture"; do
 		[ -f "$d/series" ] || continue
@@ -99,6 +109,9 @@ mapfile -t stack < <(patch_stack)
 # The key covers everything that changes the build's output.
 key=$( {
 	echo "source $src_version"
+	# (Only a build without the series says so: the keys of the
+	# others stay those of the kernels already cached.)
+	[ "$series" != none ] || echo "series none"
 	echo "config $config_name"
 	echo "$expanded"
 	cat ${stack[@]+"${stack[@]}"}
@@ -121,6 +134,8 @@ out=$dir/build
 # relinked (by the series' own program, which the next series replaces).
 gen_hash=$(cat "$top"/sidecar/*/*.[ch] "$top"/sidecar/*/*.mk \
 	"$top"/sidecar/include/kms/*.h | sha256sum | cut -c1-16)
+# Without the series, no generator runs: its sources change nothing.
+[ "$series" != none ] || gen_hash=none
 
 # cached: the build is there for this key and generator; say so and stop.
 cached() {

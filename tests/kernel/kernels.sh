@@ -16,11 +16,16 @@
 # fragment_serves BUILT WANTED: whether the kernel of fragment BUILT
 # (tests/kernel/configs/BUILT.config) is a WANTED kernel too: it is WANTED,
 # or it starts from WANTED's fragment ("#include"), as small-dwarf starts
-# from small.  One build then serves the tests of both (CI's time).
+# from small.  One build then serves the tests of both (CI's time).  A
+# kernel without the option (small-nokms) or without the series
+# (small-vanilla, "#series none") serves only its own tests: what the
+# others test is not in it.
 fragment_serves() {
 	local inc
 
 	[ "$1" = "$2" ] && return 0
+	grep -qxE '#series none|# CONFIG_KALLMODSYMS is not set' \
+		"$tests_dir/kernel/configs/$1.config" 2> /dev/null && return 1
 	while read -r inc; do
 		[ "$inc" != "$1" ] && fragment_serves "$inc" "$2" && return 0
 	done < <(sed -n 's/^#include[[:space:]]\+\([^[:space:]]*\)\.config$/\1/p' \

@@ -129,8 +129,9 @@ grep -q 'KernelAddressSanitizer initialized' out/dmesg || fail "KASAN did not st
 sanitizer_reports out/dmesg > reports
 sanitizer_reports out/console.log >> reports
 if [ -s reports ]; then
-	echo "the first report:"
-	sanitizer_reports -m 1 -A 40 out/console.log
+	echo "the first report, and the 40 lines after it:"
+	sanitizer_reports -m 1 -A 40 out/console.log ||
+		sanitizer_reports -m 1 -A 40 out/dmesg
 	fail "the kernel reported problems, $(wc -l < reports) lines:
 $(cat reports)"
 fi

@@ -148,9 +148,11 @@ done < /tmp/specs
 [ "$inbatch" -eq 0 ] || cycle
 touch /tmp/stop
 wait
-loops=0 fewest=
+loops=0 readers=0 fewest=''
 for i in 1 2 3 4 5 6 7 8; do
+	[ -s /tmp/loops.$i ] || continue
 	l=$(cat /tmp/loops.$i)
+	readers=$((readers + 1))
 	loops=$((loops + l))
 	[ -n "$fewest" ] && [ "$fewest" -le "$l" ] || fewest=$l
 done
@@ -162,6 +164,7 @@ echo "removed $removed"
 echo "refused $refused"
 echo "filters $filters"
 echo "hits $hits"
+echo "readers $readers"
 echo "loops $loops"
 echo "fewest $fewest"
 echo "seconds $(($(date +%s) - began))"

@@ -133,7 +133,8 @@ check: tests
 check-full: export KMS_FULL = 1
 check-full: export KMS_EXTRA_KERNELS = 6.1/gcc/small 6.12/arm64/small-dwarf \
 	6.12/llvm/small 6.12/thinlto/small 6.12/gcc/defconfig 6.12/arm64-llvm/small \
-	6.12/gcc/small-bpf 6.12/gcc/small-nokms 6.12/gcc/small-vanilla
+	6.12/gcc/small-bpf 6.12/gcc/small-nokms 6.12/gcc/small-vanilla \
+	6.12/gcc/small-debug
 check-full: export KMS_DISTRO = 1
 check-full: check
 

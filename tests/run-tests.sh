@@ -40,13 +40,15 @@
 # (KMS_FULL=1) or when named on the command line.  serial: a test that
 # changes the machine for the others (run-package.sh installs packages
 # with dpkg): its runs come after all the others, one at a time.
+# timeout=SECONDS: a longer limit than KMS_TEST_TIMEOUT for each of its
+# runs (kernel/run-sanitizers.sh: a KASAN and lockdep kernel under TCG).
 #
 # This run's matrix (the one place it is written):
 #   KMS_MODES    tool builds, default "plain asan valgrind"
 #   KMS_KERNELS  the kernels built, as VERSION/TOOLCHAIN/CONFIG words;
 #                default $default_kernels below
 #   KMS_EXTRA_KERNELS  more of them (make check-full: the clang, ThinLTO,
-#                defconfig and BPF kernels)
+#                defconfig, BPF and sanitizer kernels)
 #   KMS_DISTRO   non-empty: the tests of distributions' kernels too
 #                (kernels=distro; make check-full), one run per kernel
 #                of tests/distro/kernels
@@ -208,7 +210,9 @@ limited() {
 # $logdir; print the result line.
 run_one() {
 	local t=$1 mode=$2 version=$3 toolchain=$4 label log start status
-	local build=$top/build wrap='' env=()
+	local build=$top/build wrap='' env=() limit=$limit own
+	own=$(field "$t" timeout)
+	[ -z "$own" ] || [ "$own" -le "$limit" ] || limit=$own
 	label=$mode
 	[ "$version" = - ] || label="$mode, $version, $toolchain"
 	log=$logdir/$(echo "$t" | tr / -).$(echo "$label" | tr -d ' ' | tr , -).log

@@ -9,9 +9,9 @@
 # - FORMAT.md 7's table (and so its copy in each series'
 #   Documentation/kbuild/kallmodsyms-format.rst, scripts/format-rst.py's):
 #   its words, in order;
-# - the kernel parser's copy, KALLMODSYMS_REASONS in each series'
-#   include/linux/kallmodsyms.h (6.12's patch 0005, 6.1's 0003): every
-#   entry alike.
+# - the kernel parser's copy, the KALLMODSYMS_REASON() lines of each
+#   series' include/linux/kallmodsyms_reasons.h (6.12's patch 0005, 6.1's
+#   0003): every entry alike.
 #
 # A copy that differs fails with one line naming it and its first entry
 # that differs.
@@ -24,11 +24,10 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 status=0
 
-# The KMS_REASON(NAME, "WORD", "MEANING") lines of FILE (the kernel's copy
-# is an X-macro list, X(NAME, "WORD", "MEANING") each), as "NAME WORD
-# MEANING".
+# The KMS_REASON(NAME, "WORD", "MEANING") lines of FILE (the kernel's
+# copy's are KALLMODSYMS_REASON(...)), as "NAME WORD MEANING".
 entries() {
-	sed -n 's/^[[:space:]]*\(KMS_REASON\|X\)(\([A-Z_]*\), "\([^"]*\)", "\([^"]*\)")[[:space:]\\]*$/\2 \3 \4/p' "$1"
+	sed -n 's/^[[:space:]]*\(KMS_REASON\|KALLMODSYMS_REASON\)(\([A-Z_]*\), "\([^"]*\)", "\([^"]*\)")[[:space:]\\]*$/\2 \3 \4/p' "$1"
 }
 
 # same WHAT FILE: FILE's lines are those of the list in $scratch/want?
@@ -63,8 +62,8 @@ same "sidecar/FORMAT.md 7's table" "$scratch/format"
 cp "$scratch/list" "$scratch/want"
 for v in 6.12 6.1; do
 	tests/fuzz/extract-kernel.sh "kernel-patches/$v" "$scratch/$v"
-	entries "$scratch/$v/include/linux/kallmodsyms.h" > "$scratch/kernel-$v"
-	same "kernel-patches/$v: include/linux/kallmodsyms.h" "$scratch/kernel-$v"
+	entries "$scratch/$v/include/linux/kallmodsyms_reasons.h" > "$scratch/kernel-$v"
+	same "kernel-patches/$v: include/linux/kallmodsyms_reasons.h" "$scratch/kernel-$v"
 done
 
 [ $status -ne 0 ] ||

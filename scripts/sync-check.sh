@@ -19,7 +19,7 @@ cd "$(dirname "$0")/.."
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 files=(kernel/kallmodsyms.c kernel/kallmodsyms_test.c
-       include/linux/kallmodsyms.h)
+       include/linux/kallmodsyms.h include/linux/kallmodsyms_reasons.h)
 declare -A range=([6.12]='000[5-8]' [6.1]='000[3-6]')
 for v in 6.12 6.1; do
 	tests/fuzz/extract-kernel.sh "kernel-patches/$v" "$scratch/$v" \

@@ -27,12 +27,12 @@
 
 /*
  * The reason the parser records for a refusal (kallmod_reason), by the words
- * of the kernel's own list (KALLMODSYMS_REASONS, include/linux/
- * kallmodsyms.h); none for a refusal without a class (memory).
+ * of the kernel's own list (include/linux/kallmodsyms_reasons.h); none for
+ * a refusal without a class (memory).
  */
-#define KERNEL_REASON_WORD(name, word, ...) [KALLMODSYMS_REASON_##name] = word,
 static const char *const reason_words[KALLMODSYMS_NR_REASONS] = {
-	KALLMODSYMS_REASONS(KERNEL_REASON_WORD)
+#define KALLMODSYMS_REASON(name, word, ...) [KALLMODSYMS_REASON_##name] = word,
+#include <linux/kallmodsyms_reasons.h>
 };
 
 static const char *reason_word(enum kallmodsyms_reason reason)

@@ -19,7 +19,7 @@ patches=$1
 out=$2
 # Does patch $1 touch the parser's files?
 touches() {
-	grep -qE '^\+\+\+ b/(kernel/kallmodsyms\.c|include/linux/kallmodsyms\.h)$' "$1"
+	grep -qE '^\+\+\+ b/(kernel/kallmodsyms\.c|include/linux/kallmodsyms(_reasons)?\.h)$' "$1"
 }
 # The patch that creates kernel/kallmodsyms.c and each one after it that
 # touches the parser's files, up to the first that does not.
@@ -43,7 +43,7 @@ else
 	[ ${#list[@]} -gt 0 ] ||
 		{ echo "extract-kernel.sh: $patches: no patch creates kernel/kallmodsyms.c" >&2; exit 1; }
 fi
-files="kernel/kallmodsyms.c include/linux/kallmodsyms.h"
+files="kernel/kallmodsyms.c include/linux/kallmodsyms.h include/linux/kallmodsyms_reasons.h"
 if [ $# -gt 3 ]; then files="${*:4}"; fi
 
 rm -rf "$out.tmp"

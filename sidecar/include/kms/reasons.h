@@ -18,8 +18,8 @@
  * kms/error.h's refusal classes (KMS_ERR_NAME) and kms_error_class_name()'s
  * words, the Python decoder's REASONS (constants.py, made by make); and
  * scripts/check-reasons.sh holds FORMAT.md 7's table, the kernel parser's
- * copy (KALLMODSYMS_REASONS in the series' include/linux/kallmodsyms.h)
- * and perf's decoder (its reason_names[]) to it.  Nothing else is defined
+ * copy (the series' include/linux/kallmodsyms_reasons.h, alike but for
+ * the macro's name) and perf's decoder (its reason_names[]) to it.  Nothing else is defined
  * here, so that a file that also includes the kernel's parser can include
  * this.
  */

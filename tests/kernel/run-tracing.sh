@@ -16,7 +16,8 @@
 #    "MOD:SYM" fits both kms_sample_a's own and the one of shared.o, which
 #    kms_sample_a and kms_sample_b share, so the kernel will not guess),
 #    an unknown module, object and symbol, a data symbol, a malformed
-#    object name;
+#    object name; a function of init text, freed after boot, refused by
+#    MOD:SYM as by its plain name (kprobes will not probe freed text);
 #  - those two, which /proc/kallmodsyms tells apart by their module lists
 #    alone, by their objects' paths and shorter suffixes of them, at the
 #    addresses it lists them at;
@@ -76,6 +77,13 @@ for spec in kms_sample_a:kms_sample_show \
 		echo "accepted: $spec"
 done
 echo "@@@ errors"
+sed 's/^\[ *[0-9.]*\] //' $t/error_log
+echo > $t/error_log
+for spec in fat:init_fat_fs init_fat_fs; do
+	echo "p:kms/err $spec" >> $t/kprobe_events 2> /dev/null &&
+		echo "accepted: $spec"
+done
+echo "@@@ init-errors"
 sed 's/^\[ *[0-9.]*\] //' $t/error_log
 # By path: each accepted place, and the address kprobes put it at (the
 # only kprobe then), or "refused".
@@ -195,6 +203,17 @@ trace_kprobe: error: Not a function: a data symbol
 trace_kprobe: error: Invalid module or object name: [MOD:]SYM{OBJ}
   Command: p:kms/err kms_sample_c:kms_sample_show{c_main.o
                                                  ^
+EOF
+
+# A function of init text by MOD:SYM, after boot freed it: found, and
+# refused by kprobes as its plain name is, not taken for data.
+testrun_compare cat out/init-errors <<'EOF'
+trace_kprobe: error: Failed to register probe event
+  Command: p:kms/err fat:init_fat_fs
+                     ^
+trace_kprobe: error: Failed to register probe event
+  Command: p:kms/err init_fat_fs
+                     ^
 EOF
 
 # By path: the two copies the module list alone told apart, each by its

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Constants and layout of the kallmodsyms note, version 4.  FORMAT.md is the
+ * Constants and layout of the kallmodsyms note, version 5.  FORMAT.md is the
  * specification; this header only names what it defines.  Every multi-byte
  * field is little-endian on disk.
  */
@@ -13,7 +13,7 @@
 #define KMS_NOTE_SECTION	".note.kallmodsyms"
 
 #define KMS_MAGIC		"KMS1"	/* the family: unchanged since version 1 */
-#define KMS_VERSION		4
+#define KMS_VERSION		5
 #define KMS_HEADER_SIZE		32
 #define KMS_FLAG_ZSTD		0x1u
 #define KMS_FLAGS_REQUIRED	KMS_FLAG_ZSTD	/* flags must equal this */
@@ -27,8 +27,7 @@
 #define KMS_HDR_IMAGE_SIZE	16
 #define KMS_HDR_PATHS_SIZE	20	/* the paths frame's bytes */
 #define KMS_HDR_PATHS_IMAGE_SIZE 24	/* the paths image's */
-#define KMS_HDR_RESERVED	28	/* 4 bytes */
-#define KMS_HDR_RESERVED_SIZE	4
+#define KMS_HDR_INIT_PATHS_SIZE	28	/* the init paths frame's bytes, or 0 */
 
 #define KMS_IMAGE_HEADER_SIZE	48
 #define KMS_IMAGE_MAX_SIZE	(64u << 20)

@@ -14,7 +14,8 @@
  * accepted FILE's annotation lines, each probe shown by
  * kallmodsyms_seq_show() as /proc/kallmodsyms shows a symbol, with the
  * kshim's _text and __per_cpu_start, and its path lines, from the
- * compressed paths the kernel keeps, decoded with its parser's helpers.
+ * compressed paths the kernel keeps and the init paths it reads in the
+ * note until boot ends, decoded with its parser's helpers.
  *
  *   kms-kernel-judge [-v|-k] [-a] FILE...
  */
@@ -99,15 +100,19 @@ static void annotations(const char *path)
 }
 
 /*
- * The paths image as the kept tables hold it (compressed), decoded with
- * the parser's own helpers; exits if it does not decode as at boot.
+ * A paths image as the kept tables hold it (compressed), or the init paths
+ * image as the note does, decoded with the parser's own helpers; exits if
+ * it does not decode as at boot.
  */
 struct judge_paths {
 	struct kallmod_paths_image pi;
-	void *image;
+	void *image;		/* NULL: there is none (init paths) */
 	u32 *starts;		/* restored */
-	const char **path;	/* each path's string */
+	char **path;		/* each path, decoded */
 };
+
+/* The paths images: the text's and the init text's. */
+#define JUDGE_NR_PATHS	2
 
 static void *judge_calloc(size_t n, size_t size)
 {
@@ -118,16 +123,16 @@ static void *judge_calloc(size_t n, size_t size)
 	return p;
 }
 
-static void paths_decode(const char *file, struct judge_paths *jp)
+/* Decode the paths frame @frame of @size bytes, @image_size decoded. */
+static void paths_decode_one(const char *file, struct judge_paths *jp,
+			     const u8 *frame, u32 size, u32 image_size)
 {
 	int err = 0;
 	u32 i, start = 0;
 	const char *s;
 
-	jp->image = kallmod_inflate(kallmod.paths, kallmod.paths_size,
-				    kallmod.paths_image_size, &err);
-	if (!jp->image ||
-	    !paths_image_init(&jp->pi, jp->image, kallmod.paths_image_size)) {
+	jp->image = kallmod_inflate(frame, size, image_size, &err);
+	if (!jp->image || !paths_image_init(&jp->pi, jp->image, image_size)) {
 		fprintf(stderr, "kms-kernel-judge: %s: the kept paths do not decode\n",
 			file);
 		exit(1);
@@ -138,70 +143,120 @@ static void paths_decode(const char *file, struct judge_paths *jp)
 		start += plane_value(jp->pi.starts, jp->pi.nr_pieces, 4, i);
 		jp->starts[i] = start;
 	}
-	for (i = 0, s = jp->pi.strings; i < jp->pi.nr_paths; i++, s += strlen(s) + 1)
-		jp->path[i] = s;
+	/*
+	 * Front-coded (FORMAT.md 3.9): a byte, the count of bytes shared with
+	 * the path before plus one, then the rest.  Boot checked them.
+	 */
+	for (i = 0, s = jp->pi.strings; i < jp->pi.nr_paths; i++) {
+		size_t k = (unsigned char)s[0] - 1, rest = strlen(s + 1);
+
+		jp->path[i] = judge_calloc(k + rest + 1, 1);
+		if (k)
+			memcpy(jp->path[i], jp->path[i - 1], k);
+		memcpy(jp->path[i] + k, s + 1, rest);
+		s += rest + 2;
+	}
+}
+
+/*
+ * The kept paths frame into @jp[0], and the init paths frame the kernel
+ * reads in the note until boot ends, if there is one, into @jp[1].
+ */
+static void paths_decode(const char *file, struct judge_paths *jp)
+{
+	memset(jp, 0, JUDGE_NR_PATHS * sizeof(*jp));
+	paths_decode_one(file, &jp[0], kallmod.paths, kallmod.paths_size,
+			 kallmod.paths_image_size);
+	if (kallmod.init_paths)
+		paths_decode_one(file, &jp[1], kallmod.init_paths,
+				 kallmod.init_paths_size,
+				 kallmod.init_paths_image_size);
 }
 
 static void paths_free(struct judge_paths *jp)
 {
-	free(jp->path);
-	free(jp->starts);
-	vfree(jp->image);
+	u32 i;
+	int k;
+
+	for (k = 0; k < JUDGE_NR_PATHS; k++) {
+		for (i = 0; jp[k].path && i < jp[k].pi.nr_paths; i++)
+			free(jp[k].path[i]);
+		free(jp[k].path);
+		free(jp[k].starts);
+		vfree(jp[k].image);
+	}
 }
 
-/* The path of the byte at offset @off from _text, or NULL. */
+/*
+ * The path of the byte at offset @off from _text, in whichever image has
+ * a piece that holds it, or NULL.
+ */
 static const char *path_at(const struct judge_paths *jp, uint64_t off)
 {
 	u32 i, path;
+	int k;
 
-	if (off >= jp->pi.end || off < jp->starts[0])
-		return NULL;
-	for (i = jp->pi.nr_pieces - 1; jp->starts[i] > off; i--)
-		;
-	path = piece_path(&jp->pi, i);
-	return path < jp->pi.nr_paths ? jp->path[path] : NULL;
+	for (k = 0; k < JUDGE_NR_PATHS; k++) {
+		if (!jp[k].image || off >= jp[k].pi.end || off < jp[k].starts[0])
+			continue;
+		for (i = jp[k].pi.nr_pieces - 1; jp[k].starts[i] > off; i--)
+			;
+		path = piece_path(&jp[k].pi, i);
+		return path < jp[k].pi.nr_paths ? jp[k].path[path] : NULL;
+	}
+	return NULL;
 }
 
-/* The accept line of @file, with the paths' counts. */
+/* The accept line of @file, with the paths images' counts. */
 static void accept(const char *file)
 {
-	struct judge_paths jp;
+	struct judge_paths jp[JUDGE_NR_PATHS];
 
-	paths_decode(file, &jp);
+	paths_decode(file, jp);
 	verdict_accept_paths(file, &(struct verdict_counts){
 		kallmod.nr_sections, kallmod.nr_ranges, kallmod.nr_objects,
 		kallmod.nr_modules, kallmod.nr_modlist_words,
 		kallmod.strtab_size, kallmod.image_size },
-		&(struct verdict_paths){ jp.pi.nr_pieces, jp.pi.nr_paths,
-					 kallmod.paths_image_size });
-	paths_free(&jp);
+		(struct verdict_paths[2]){
+			{ jp[0].pi.nr_pieces, jp[0].pi.nr_paths,
+			  kallmod.paths_image_size },
+			{ jp[1].pi.nr_pieces, jp[1].pi.nr_paths,
+			  jp[1].image ? kallmod.init_paths_image_size : 0 } });
+	paths_free(jp);
 }
 
 /*
  * FORMAT.md 7.1's path lines of accepted @file: at each piece's first and
- * last byte, the byte before the first piece and the pieces' end.
+ * last byte, the byte before an image's first piece and an image's end,
+ * of both images.
  */
 static void path_lines(const char *file)
 {
+	struct judge_paths jp[JUDGE_NR_PATHS];
 	struct verdict_probes p = { 0 };
-	struct judge_paths jp;
 	u32 i;
+	int k;
 
-	paths_decode(file, &jp);
-	if (jp.starts[0])
-		verdict_probe(&p, VERDICT_TEXT + jp.starts[0] - 1);
-	for (i = 0; i < jp.pi.nr_pieces; i++) {
-		u32 end = i + 1 < jp.pi.nr_pieces ? jp.starts[i + 1] : jp.pi.end;
+	paths_decode(file, jp);
+	for (k = 0; k < JUDGE_NR_PATHS && jp[k].image; k++) {
+		const struct judge_paths *j = &jp[k];
 
-		verdict_probe(&p, VERDICT_TEXT + jp.starts[i]);
-		verdict_probe(&p, VERDICT_TEXT + end - 1);
+		if (j->starts[0])
+			verdict_probe(&p, VERDICT_TEXT + j->starts[0] - 1);
+		for (i = 0; i < j->pi.nr_pieces; i++) {
+			u32 end = i + 1 < j->pi.nr_pieces ? j->starts[i + 1] :
+							    j->pi.end;
+
+			verdict_probe(&p, VERDICT_TEXT + j->starts[i]);
+			verdict_probe(&p, VERDICT_TEXT + end - 1);
+		}
+		verdict_probe(&p, VERDICT_TEXT + j->pi.end);
 	}
-	verdict_probe(&p, VERDICT_TEXT + jp.pi.end);
 	verdict_probes_sort(&p);
 	for (i = 0; i < p.nr; i++)
-		verdict_path(file, p.addr[i], path_at(&jp, p.addr[i] - VERDICT_TEXT));
+		verdict_path(file, p.addr[i], path_at(jp, p.addr[i] - VERDICT_TEXT));
 	free(p.addr);
-	paths_free(&jp);
+	paths_free(jp);
 }
 
 int main(int argc, char **argv)

@@ -102,8 +102,8 @@ while IFS='|' read -r what offset byte message; do
 	check_damaged "$what" "$message"
 done <<'EOF'
 magic|0|58|bad note header
-version|4|02|format version 2, this kernel reads version 4
-reserved|28|flip|bad note header
+version|4|02|format version 2, this kernel reads version 5
+init-paths-size|31|flip|bad note header
 frame|32|00|payload is not one zstd frame of the image size with a checksum
 EOF
 

@@ -10,7 +10,9 @@
 #    at boot are traced): each fires once, called by its own object's init,
 #    and kprobe_events shows each as written; through tracefs, the three of
 #    kms_sample_c fire only when /sys/module/kms_sample_c/parameters/run
-#    runs them;
+#    runs them; and at boot, while the kernel has the paths of init text,
+#    "SYM{OBJ}" names an init function by its object's path
+#    (kms_sample_c_init, which fires once);
 #  - the refusals: a name several functions fit (error_log lists them, in
 #    the notation that picks each, with the object file's path:
 #    "MOD:SYM" fits both kms_sample_a's own and the one of shared.o, which
@@ -48,6 +50,7 @@ probes+=';p:kms/one,kms_sample_c:kms_sample_show{one/util.o}'
 probes+=';p:kms/two,kms_sample_show{two/util.o}'
 probes+=';p:kms/bool,bool_notmod:kms_sample_show'
 probes+=';p:kms/core,vmlinux:kms_sample_show'
+probes+=';p:kms/init,kms_sample_c_init{samples/kallmodsyms/c_main.o}'
 
 {
 	guest_probe_fn
@@ -143,6 +146,7 @@ p:kms/one kms_sample_c:kms_sample_show{one/util.o}
 p:kms/two kms_sample_show{two/util.o}
 p:kms/bool bool_notmod:kms_sample_show
 p:kms/core vmlinux:kms_sample_show
+p:kms/init kms_sample_c_init{samples/kallmodsyms/c_main.o}
 EOF
 
 # Each probe sits on its own instance: the address it fired at is the one
@@ -152,11 +156,12 @@ hits() {
 }
 # At boot, in initcall order: the samples' inits call kms_sample_show()
 # through their own objects (c through both utils, core_helper and
-# bool_notmod once each).
+# bool_notmod once each), and kms_sample_c's init runs once.
 hits out/boot | LC_ALL=C sort > boot.hits
 testrun_compare cat boot.hits <<'EOF'
 bool kms_sample_show+0x0
 core kms_sample_show+0x0
+init kms_sample_c_init+0x0
 main kms_sample_show+0x0
 one kms_sample_show+0x0
 two kms_sample_show+0x0

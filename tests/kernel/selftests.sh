@@ -82,6 +82,10 @@ check_kunit() {
 [PASSED] empty module list
 [PASSED] frame byte changed
 [PASSED] image size not the frame's
+[PASSED] init paths before the paths' end
+[PASSED] init paths image too short
+[PASSED] init paths not a frame
+[PASSED] init paths past the descriptor
 [PASSED] kallmod_lookup_test
 [PASSED] kallmod_kept_test
 [PASSED] kallmod_type_test
@@ -95,7 +99,6 @@ check_kunit() {
 [PASSED] payload past the descriptor
 [PASSED] piece start repeated
 [PASSED] range start repeated
-[PASSED] reserved bytes set
 [PASSED] string not printable
 [PASSED] strings not NUL-terminated
 [PASSED] unknown section class
@@ -114,7 +117,7 @@ check_parser_lines() {
 		sed -E 's/offset [0-9]+, [0-9]+ bytes/offset N, M bytes/' > parser.lines
 	testrun_compare cat parser.lines <<'EOF'
 kallmodsyms: KUnit test refused a damaged copy: bad note header
-kallmodsyms: KUnit test refused a damaged copy: format version 5, this kernel reads version 4
+kallmodsyms: KUnit test refused a damaged copy: format version 6, this kernel reads version 5
 kallmodsyms: KUnit test refused a damaged copy: bad note header
 kallmodsyms: KUnit test refused a damaged copy: bad note header
 kallmodsyms: KUnit test refused a damaged copy: bad note header
@@ -134,12 +137,15 @@ kallmodsyms: KUnit test refused a damaged copy: range 1 is malformed
 kallmodsyms: KUnit test refused a damaged copy: paths are not one zstd frame of their size with a checksum
 kallmodsyms: KUnit test refused a damaged copy: piece 1 of the paths image is malformed
 kallmodsyms: KUnit test refused a damaged copy: the paths image's arrays or strings are malformed
+kallmodsyms: KUnit test refused a damaged copy: init paths are not one zstd frame of 12 bytes to 64 MiB with a checksum
+kallmodsyms: KUnit test refused a damaged copy: init paths are not one zstd frame of 12 bytes to 64 MiB with a checksum
+kallmodsyms: KUnit test refused a damaged copy: the init paths image starts before the paths image's end
 EOF
 	# Their level, from the raw log ("<LEVEL>[time] text"): 6, KERN_INFO.
 	sed -nE 's/^<([0-9]+)>(\[ *[0-9.]+\] )?kallmodsyms: .*/\1/p' "$1/dmesg-raw" |
 		sort | uniq -c | sed 's/^ *//' > parser.levels
 	testrun_compare cat parser.levels <<'EOF'
-21 6
+24 6
 EOF
 }
 

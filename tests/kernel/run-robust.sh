@@ -67,8 +67,8 @@ done <<EOF
 magic|bad note header|hdr:0=0x58585858
 reserved|bad note header|hdr:20=0x12345678
 padding|bad note header|pad=8 tailxor=1
-checksum|paths frame does not decompress|tailxor=1
-truncated|paths are not one zstd frame of their size with a checksum|truncate=-64 fixsize
+checksum|init paths frame does not decompress|tailxor=1
+truncated|init paths are not one zstd frame of 12 bytes to 64 MiB with a checksum|truncate=-64 fixsize
 past-end|range starts (offset 1048576, $((nr_ranges * 4)) bytes) lie outside the image|img:12=0x100000
 too-many|range starts (offset $starts, $(((nr_ranges + 0x100000) * 4)) bytes) lie outside the image|img:8=$((nr_ranges + 0x100000))
 overlap|tables overlap|img:24=$starts

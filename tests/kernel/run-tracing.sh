@@ -156,12 +156,15 @@ hits() {
 }
 # At boot, in initcall order: the samples' inits call kms_sample_show()
 # through their own objects (c through both utils, core_helper and
-# bool_notmod once each), and kms_sample_c's init runs once.
-hits out/boot | LC_ALL=C sort > boot.hits
+# bool_notmod once each), and kms_sample_c's init runs once: where in
+# it, the architecture decides (on x86 kprobes skip the ENDBR an initcall,
+# whose address is taken, starts with).
+hits out/boot | sed 's/^init kms_sample_c_init+0x[0-9a-f]*$/init kms_sample_c_init/' |
+	LC_ALL=C sort > boot.hits
 testrun_compare cat boot.hits <<'EOF'
 bool kms_sample_show+0x0
 core kms_sample_show+0x0
-init kms_sample_c_init+0x0
+init kms_sample_c_init
 main kms_sample_show+0x0
 one kms_sample_show+0x0
 two kms_sample_show+0x0

@@ -1,14 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0
-"""A writer of kallmodsyms blobs of version 4, written from
+"""A writer of kallmodsyms blobs of version 5, written from
 sidecar/FORMAT.md (sections 1.1, 2, 3, 3.8, 3.9) for the Python decoder's
-tests, apart from the generator: an image and a paths image made from
+tests, apart from the generator: an image and paths images made from
 lists, compressed by the zstd program, each field a test damages given
 by keyword.
 
     image(sections, objects, words, strtab, nr_modules)   3, stored as 3.8
     paths_image(pieces, end, paths)                       3.9, stored
     frame(data, *zstd_options)                            one zstd frame
-    blob(image, paths_image, **fields)                    the descriptor
+    blob(image, paths_image[, init_paths_image], **fields)  the descriptor
     note(desc)                                            the note record
 """
 
@@ -88,19 +88,26 @@ def frame(data, *options):
         os.unlink(path)
 
 
-def blob(img, paths, version=4, header_size=32, flags=1, reserved=0,
-         image_frame=None, paths_frame=None, image_size=None,
-         paths_image_size=None, paths_size=None, padding=b""):
-    """The descriptor of a blob of the image @img and the paths image
-    @paths; the keywords replace a field or a frame's bytes."""
+def blob(img, paths, init_paths=None, version=5, header_size=32, flags=1,
+         image_frame=None, paths_frame=None, init_paths_frame=None,
+         image_size=None, paths_image_size=None, paths_size=None,
+         init_paths_size=None, padding=b""):
+    """The descriptor of a blob of the image @img, the paths image @paths
+    and the init paths image @init_paths (None: no init paths frame,
+    init_paths_size 0); the keywords replace a field or a frame's
+    bytes."""
     image_frame = frame(img) if image_frame is None else image_frame
     paths_frame = frame(paths) if paths_frame is None else paths_frame
+    if init_paths_frame is None:
+        init_paths_frame = b"" if init_paths is None else frame(init_paths)
     return (b"KMS1" + struct.pack(
         "<HHIIIIII", version, header_size, flags, len(image_frame),
         len(img) if image_size is None else image_size,
         len(paths_frame) if paths_size is None else paths_size,
         len(paths) if paths_image_size is None else paths_image_size,
-        reserved) + image_frame + paths_frame + padding)
+        len(init_paths_frame) if init_paths_size is None
+        else init_paths_size) +
+        image_frame + paths_frame + init_paths_frame + padding)
 
 
 def note(desc):

@@ -2,7 +2,7 @@
 /*
  * The image phase: the blob's string table, module lists, object table
  * (one entry per distinct module list and name) and address ranges, from
- * the sorted pieces, with the paths image's pieces (paths.c), then
+ * the sorted pieces, with the paths images' pieces (paths.c), then
  * encoded (kms_blob_encode()).
  */
 #include <stdio.h>
@@ -40,7 +40,7 @@ struct image_builder {
 	size_t nr_sections;
 	size_t section_first;		/* the open section's first range */
 
-	struct paths_builder paths;	/* FORMAT.md 3.9 */
+	struct paths_builder paths[KMS_NR_PATHS];	/* FORMAT.md 3.9 */
 };
 
 static struct kms_error *add_string(struct image_builder *b, const char *s,
@@ -187,7 +187,8 @@ static void push_range(struct image_builder *b, uint32_t start,
 
 static void release_builder(struct image_builder *b)
 {
-	gen_paths_release(&b->paths);
+	gen_paths_release(&b->paths[KMS_PATHS_TEXT]);
+	gen_paths_release(&b->paths[KMS_PATHS_INIT]);
 	kms_strmap_release(&b->strings);
 	kms_strmap_release(&b->module_names);
 	kms_strmap_release(&b->attributions);
@@ -360,7 +361,10 @@ static struct kms_error *add_ranges(struct gen *g, struct image_builder *b,
 		}
 		err = check_offset(g, base, p, c);
 		if (!err && (c == KMS_CLASS_TEXT || c == KMS_CLASS_INIT_TEXT))
-			err = gen_paths_add(g, &b->paths, p, base);
+			err = gen_paths_add(g, &b->paths[c == KMS_CLASS_TEXT ?
+							 KMS_PATHS_TEXT :
+							 KMS_PATHS_INIT],
+					    p, base);
 		if (err)
 			return err;
 		push_range(b, p->start - base, obj->attribution);
@@ -390,8 +394,10 @@ static struct kms_error *encode(struct gen *g, struct image_builder *b,
 		.nr_modules = b->module_names.nr,
 	};
 	struct kms_error *err;
+	unsigned int k;
 
-	gen_paths_input(&b->paths, &in);
+	for (k = 0; k < KMS_NR_PATHS; k++)
+		gen_paths_input(&b->paths[k], &in.paths[k]);
 	err = kms_blob_encode(&in, ret_blob, ret_size);
 	if (err)
 		return err;
@@ -400,8 +406,10 @@ static struct kms_error *encode(struct gen *g, struct image_builder *b,
 	g->stats.modules = in.nr_modules;
 	g->stats.strtab_bytes = in.strtab_size;
 	g->stats.blob_bytes = *ret_size;
-	g->stats.path_pieces = in.nr_pieces;
-	g->stats.paths = in.nr_paths;
+	for (k = 0; k < KMS_NR_PATHS; k++) {
+		g->stats.path_pieces += in.paths[k].nr_pieces;
+		g->stats.paths += in.paths[k].nr_paths;
+	}
 	return NULL;
 }
 

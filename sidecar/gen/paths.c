@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The paths image's pieces (FORMAT.md 3.9), gathered by the image phase
- * (image.c) as it walks the sorted pieces: each executable piece's object
- * file by its path, before attributions merge objects; adjacent pieces
+ * A paths image's pieces (FORMAT.md 3.9), gathered by the image phase
+ * (image.c) as it walks the sorted pieces, one builder for text and one
+ * for init text: each executable piece's object file by its path, before attributions merge objects; adjacent pieces
  * of one file merge with the padding between them when they share an
  * output section or touch; the linker's alignment padding before a piece
  * belongs to the piece before it; any other bytes between two are a
@@ -99,7 +99,7 @@ struct kms_error *gen_paths_add(struct gen *g, struct paths_builder *pb,
 }
 
 void gen_paths_input(const struct paths_builder *pb,
-		     struct kms_encode_input *in)
+		     struct kms_encode_paths *in)
 {
 	in->nr_pieces = pb->nr;
 	in->piece_start = pb->start;

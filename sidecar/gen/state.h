@@ -15,7 +15,7 @@
  *            a kernel (dwarf_modules.c);
  *   naming   which objects print {objfile}, and how much of the path
  *            (naming.c);
- *   image    the blob's tables (image.c), with the paths image's pieces
+ *   image    the blob's tables (image.c), with the paths images' pieces
  *            (paths.c); then the report (explain.c).
  *
  * An input mode (struct gen_mode) says where pieces and modules come from:
@@ -197,8 +197,8 @@ size_t gen_unknown_modules(const struct gen *g,
 			   void (*fn)(const struct gen *, const char *));
 
 /*
- * paths.c: the paths image's pieces (FORMAT.md 3.9), from the executable
- * pieces in address order, offsets from _text
+ * paths.c: a paths image's pieces (FORMAT.md 3.9), from the pieces of one
+ * executable class in address order, offsets from _text
  */
 struct paths_builder {
 	uint32_t *start, *path;		/* path: KMS_NONE for none */
@@ -211,10 +211,10 @@ struct paths_builder {
 /* Piece @p of an executable class, its offsets from @base (_text). */
 struct kms_error *gen_paths_add(struct gen *g, struct paths_builder *pb,
 				const struct piece *p, uint64_t base);
-/* The encoder's paths fields, borrowing @pb's arrays. */
-struct kms_encode_input;
+/* The encoder's paths image, borrowing @pb's arrays. */
+struct kms_encode_paths;
 void gen_paths_input(const struct paths_builder *pb,
-		     struct kms_encode_input *in);
+		     struct kms_encode_paths *in);
 void gen_paths_release(struct paths_builder *pb);
 
 /* naming.c: which objects print {objfile}, and how much of it */

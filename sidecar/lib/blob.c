@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The blob decoder (kms/blob.h).  Written for hostile input: the fixed
- * header and the padding are checked, then each of the payload's two
- * parts must be exactly one zstd frame declaring its image's size and
- * carrying a checksum; the image the first gives is checked whole
- * (blob_check.c), then the paths image the second gives (blob_paths.c),
- * before the tables are handed out.
+ * header and the padding are checked, then each of the payload's parts
+ * (two, or three with the init paths) must be exactly one zstd frame
+ * declaring its image's size and carrying a checksum; the image the first
+ * gives is checked whole (blob_check.c), then the paths images the others
+ * give (blob_paths.c), before the tables are handed out.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -27,6 +27,7 @@ static uint16_t get_le16(const unsigned char *p)
 /* What the header says (FORMAT.md 2), in host order. */
 struct header {
 	uint32_t payload_size, image_size, paths_size, paths_image_size;
+	uint32_t init_paths_size;
 };
 
 /* The padding after the frames (FORMAT.md 2): zero bytes. */
@@ -43,11 +44,11 @@ static struct kms_error *check_padding(const unsigned char *desc, size_t size,
 	return NULL;
 }
 
-/* The fixed fields: magic, version, header size, flags, reserved. */
+/* The fixed fields: magic, version, header size, flags. */
 static struct kms_error *check_fixed(const unsigned char *hdr, size_t size,
 				     const char *origin)
 {
-	uint32_t flags, i;
+	uint32_t flags;
 	uint16_t version;
 
 	if (size < KMS_HEADER_SIZE)
@@ -72,10 +73,6 @@ static struct kms_error *check_fixed(const unsigned char *hdr, size_t size,
 		return kms_error_path(KMS_ERR_BAD_HEADER, origin,
 				      "note: flags %#x, expected %#x",
 				      flags, KMS_FLAGS_REQUIRED);
-	for (i = 0; i < KMS_HDR_RESERVED_SIZE; i++)
-		if (hdr[KMS_HDR_RESERVED + i])
-			return kms_error_path(KMS_ERR_BAD_HEADER, origin,
-					      "note: reserved header fields are not zero");
 	return NULL;
 }
 
@@ -91,6 +88,7 @@ static struct kms_error *check_header(const unsigned char *hdr, size_t size,
 	h->image_size = kms_get_le32(hdr + KMS_HDR_IMAGE_SIZE);
 	h->paths_size = kms_get_le32(hdr + KMS_HDR_PATHS_SIZE);
 	h->paths_image_size = kms_get_le32(hdr + KMS_HDR_PATHS_IMAGE_SIZE);
+	h->init_paths_size = kms_get_le32(hdr + KMS_HDR_INIT_PATHS_SIZE);
 	if (h->payload_size > size - KMS_HEADER_SIZE)
 		return kms_error_path(KMS_ERR_BAD_HEADER, origin,
 				      "note: header says %u payload bytes, the note holds %zu",
@@ -100,6 +98,12 @@ static struct kms_error *check_header(const unsigned char *hdr, size_t size,
 				      "note: header says %u paths bytes after %u payload bytes, the note holds %zu",
 				      h->paths_size, h->payload_size,
 				      size - KMS_HEADER_SIZE);
+	if (h->init_paths_size >
+	    size - KMS_HEADER_SIZE - h->payload_size - h->paths_size)
+		return kms_error_path(KMS_ERR_BAD_HEADER, origin,
+				      "note: header says %u init paths bytes after %u payload and %u paths bytes, the note holds %zu",
+				      h->init_paths_size, h->payload_size,
+				      h->paths_size, size - KMS_HEADER_SIZE);
 	if (h->image_size < KMS_IMAGE_HEADER_SIZE ||
 	    h->image_size > KMS_IMAGE_MAX_SIZE)
 		return kms_error_path(KMS_ERR_BAD_HEADER, origin,
@@ -110,14 +114,14 @@ static struct kms_error *check_header(const unsigned char *hdr, size_t size,
 		return kms_error_path(KMS_ERR_BAD_HEADER, origin,
 				      "note: implausible paths image size %u",
 				      h->paths_image_size);
-	return check_padding(hdr, size,
-			     (size_t)h->payload_size + h->paths_size, origin);
+	return check_padding(hdr, size, (size_t)h->payload_size +
+			     h->paths_size + h->init_paths_size, origin);
 }
 
 /*
  * Decompress the one zstd frame of @size bytes at @frame into @out, of
  * @out_size bytes; @what names the frame: "payload" (the image's), "paths
- * frame".
+ * frame", "init paths frame".
  */
 static struct kms_error *decompress(const char *origin, const char *what,
 				    const unsigned char *frame, size_t size,
@@ -167,7 +171,60 @@ static struct kms_error *decompress(const char *origin, const char *what,
 	return NULL;
 }
 
-/* The image frame, then the paths frame, each decompressed and checked. */
+/*
+ * The size of the paths image in the @size-byte frame at @frame, which
+ * only its frame header declares: the init paths frame's (FORMAT.md 2).
+ */
+static struct kms_error *declared_size(const char *origin, const char *what,
+				       const unsigned char *frame, size_t size,
+				       size_t *ret)
+{
+	unsigned long long content = ZSTD_getFrameContentSize(frame, size);
+
+	if (content == ZSTD_CONTENTSIZE_ERROR)
+		return kms_error_path(KMS_ERR_BAD_FRAME, origin,
+				      "note: %s is not a zstd frame", what);
+	if (content == ZSTD_CONTENTSIZE_UNKNOWN)
+		return kms_error_path(KMS_ERR_BAD_FRAME, origin,
+				      "note: %s: zstd frame does not declare its size",
+				      what);
+	if (content < KMS_PATHS_HEADER_SIZE || content > KMS_PATHS_MAX_SIZE)
+		return kms_error_path(KMS_ERR_BAD_FRAME, origin,
+				      "note: %s: implausible declared size %llu",
+				      what, content);
+	*ret = content;
+	return NULL;
+}
+
+/* Paths image @k (KMS_PATHS_*) from its zstd frame at @frame; check it. */
+static struct kms_error *decode_paths(struct kms_tables *t, unsigned int k,
+				      const unsigned char *frame,
+				      const char *origin)
+{
+	static const char *const frame_name[KMS_NR_PATHS] = {
+		"paths frame", "init paths frame"
+	};
+	static const char *const image_name[KMS_NR_PATHS] = {
+		"paths image", "init paths image"
+	};
+	struct kms_paths *p = &t->paths[k];
+	struct kms_error *err = NULL;
+
+	/* The header gives the paths image's size, the frame the other's. */
+	if (k == KMS_PATHS_INIT)
+		err = declared_size(origin, frame_name[k], frame,
+				    p->frame_size, &p->image_size);
+	if (err)
+		return err;
+	p->image = malloc(p->image_size);
+	if (!p->image)
+		return &kms_error_nomem;
+	err = decompress(origin, frame_name[k], frame, p->frame_size,
+			 p->image, p->image_size);
+	return err ? err : kms_paths_validate(p, image_name[k], origin);
+}
+
+/* The image frame, then the paths frames, each decompressed and checked. */
 static struct kms_error *decode_frames(struct kms_tables *t,
 				       const unsigned char *payload,
 				       const char *origin)
@@ -181,16 +238,14 @@ static struct kms_error *decode_frames(struct kms_tables *t,
 			 t->image, t->image_size);
 	if (!err)
 		err = kms_image_validate(t, origin);
-	if (err)
-		return err;
-	t->paths_image = malloc(t->paths_image_size);
-	if (!t->paths_image)
-		return &kms_error_nomem;
-	err = decompress(origin, "paths frame", payload + t->payload_size,
-			 t->paths_size, t->paths_image, t->paths_image_size);
+	payload += t->payload_size;
 	if (!err)
-		err = kms_paths_validate(t, origin);
-	return err;
+		err = decode_paths(t, KMS_PATHS_TEXT, payload, origin);
+	if (!err && t->paths[KMS_PATHS_INIT].frame_size)
+		err = decode_paths(t, KMS_PATHS_INIT,
+				   payload + t->paths[KMS_PATHS_TEXT].frame_size,
+				   origin);
+	return err ? err : kms_paths_check_order(t, origin);
 }
 
 struct kms_error *kms_blob_decode(const void *blob, size_t size,
@@ -210,8 +265,9 @@ struct kms_error *kms_blob_decode(const void *blob, size_t size,
 	t->blob_size = size;
 	t->payload_size = h.payload_size;
 	t->image_size = h.image_size;
-	t->paths_size = h.paths_size;
-	t->paths_image_size = h.paths_image_size;
+	t->paths[KMS_PATHS_TEXT].frame_size = h.paths_size;
+	t->paths[KMS_PATHS_TEXT].image_size = h.paths_image_size;
+	t->paths[KMS_PATHS_INIT].frame_size = h.init_paths_size;
 	err = decode_frames(t, hdr + KMS_HEADER_SIZE, origin);
 	if (err) {
 		kms_tables_destroy(t);

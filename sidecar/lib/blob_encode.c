@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The blob encoder (kms/blob.h): the image laid out in FORMAT.md 3's
- * order and the paths image in 3.9's, each turned into its stored form
+ * order and the paths images in 3.9's, each turned into its stored form
  * (blob_stored.c) and compressed into one zstd frame with its size and
  * checksum, behind the fixed header.
  * Deterministic: equal input gives equal bytes.
@@ -119,8 +119,8 @@ static struct kms_error *encode_frame(const unsigned char *img, size_t size,
 	return NULL;
 }
 
-/* The bytes of the paths image of @in (FORMAT.md 3.9), before storing. */
-static uint64_t paths_layout(const struct kms_encode_input *in,
+/* The bytes of the paths image @in (FORMAT.md 3.9), before storing. */
+static uint64_t paths_layout(const struct kms_encode_paths *in,
 			     unsigned int width)
 {
 	uint64_t size = KMS_PATHS_HEADER_SIZE +
@@ -144,10 +144,10 @@ static struct kms_error *alloc_image(uint64_t size, uint32_t limit,
 }
 
 /*
- * The paths image of @in, in its stored form, into *@ret (*@ret_size
- * bytes), which the caller frees, also on failure.
+ * The paths image @in, in its stored form, into *@ret (*@ret_size bytes),
+ * which the caller frees, also on failure.
  */
-static struct kms_error *paths_image(const struct kms_encode_input *in,
+static struct kms_error *paths_image(const struct kms_encode_paths *in,
 				     unsigned char **ret, uint64_t *ret_size)
 {
 	unsigned int width = KMS_PATH_WIDTH(in->nr_paths);
@@ -197,54 +197,78 @@ static struct kms_error *image(const struct kms_encode_input *in,
 	return kms_image_store(*ret, size);
 }
 
-/* The header of a blob whose frames are @csize and @psize bytes. */
-static void encode_header(unsigned char *blob, size_t csize,
-			  uint64_t image_size, size_t psize,
-			  uint64_t paths_image_size)
+/* The blob's frames: the image's, the paths image's, the init paths'. */
+enum { F_IMAGE, F_PATHS, F_INIT_PATHS, NR_FRAMES };
+
+/* The header of a blob whose frames are @size bytes, of @raw_size. */
+static void encode_header(unsigned char *blob, const size_t *size,
+			  const uint64_t *raw_size)
 {
 	memcpy(blob + KMS_HDR_MAGIC, KMS_MAGIC, 4);
 	blob[KMS_HDR_VERSION] = KMS_VERSION;
 	blob[KMS_HDR_HEADER_SIZE] = KMS_HEADER_SIZE;
 	kms_put_le32(blob + KMS_HDR_FLAGS, KMS_FLAGS_REQUIRED);
-	kms_put_le32(blob + KMS_HDR_PAYLOAD_SIZE, csize);
-	kms_put_le32(blob + KMS_HDR_IMAGE_SIZE, image_size);
-	kms_put_le32(blob + KMS_HDR_PATHS_SIZE, psize);
-	kms_put_le32(blob + KMS_HDR_PATHS_IMAGE_SIZE, paths_image_size);
+	kms_put_le32(blob + KMS_HDR_PAYLOAD_SIZE, size[F_IMAGE]);
+	kms_put_le32(blob + KMS_HDR_IMAGE_SIZE, raw_size[F_IMAGE]);
+	kms_put_le32(blob + KMS_HDR_PATHS_SIZE, size[F_PATHS]);
+	kms_put_le32(blob + KMS_HDR_PATHS_IMAGE_SIZE, raw_size[F_PATHS]);
+	kms_put_le32(blob + KMS_HDR_INIT_PATHS_SIZE, size[F_INIT_PATHS]);
+}
+
+/* Each frame's bytes before compression, in *@raw (NULL: no such frame). */
+static struct kms_error *raw_frames(const struct kms_encode_input *in,
+				    unsigned char **raw, uint64_t *raw_size)
+{
+	const struct kms_encode_paths *init = &in->paths[KMS_PATHS_INIT];
+	uint32_t text_end = in->paths[KMS_PATHS_TEXT].pieces_end;
+	struct kms_error *err;
+
+	if (init->nr_pieces && init->piece_start[0] < text_end)
+		return kms_error_fmt("init text at %#x lies before the end of text at %#x: the paths images would overlap",
+				     init->piece_start[0], text_end);
+	err = image(in, &raw[F_IMAGE], &raw_size[F_IMAGE]);
+	if (!err)
+		err = paths_image(&in->paths[KMS_PATHS_TEXT], &raw[F_PATHS],
+				  &raw_size[F_PATHS]);
+	/* Init text whose pieces have no path needs no frame (3.9). */
+	if (!err && init->nr_pieces && init->nr_paths)
+		err = paths_image(init, &raw[F_INIT_PATHS],
+				  &raw_size[F_INIT_PATHS]);
+	return err;
 }
 
 struct kms_error *kms_blob_encode(const struct kms_encode_input *in,
 				  void **ret_blob, size_t *ret_size)
 {
-	unsigned char *img = NULL, *paths = NULL, *blob = NULL;
-	uint64_t image_size = 0, paths_image_size = 0;
-	size_t bound = 0, csize = 0, psize = 0;
+	unsigned char *raw[NR_FRAMES] = { NULL }, *blob = NULL;
+	uint64_t raw_size[NR_FRAMES] = { 0 };
+	size_t size[NR_FRAMES] = { 0 }, bound = 0, at = KMS_HEADER_SIZE;
 	struct kms_error *err;
+	unsigned int f;
 
-	err = image(in, &img, &image_size);
-	if (!err)
-		err = paths_image(in, &paths, &paths_image_size);
+	err = raw_frames(in, raw, raw_size);
+	for (f = 0; !err && f < NR_FRAMES; f++)
+		bound += raw[f] ? ZSTD_compressBound(raw_size[f]) : 0;
 	if (!err) {
-		bound = ZSTD_compressBound(image_size) +
-			ZSTD_compressBound(paths_image_size);
 		blob = calloc(1, KMS_HEADER_SIZE + bound);
 		if (!blob)
 			err = &kms_error_nomem;
 	}
-	if (!err)
-		err = encode_frame(img, image_size, blob + KMS_HEADER_SIZE,
-				   bound, &csize);
-	if (!err)
-		err = encode_frame(paths, paths_image_size,
-				   blob + KMS_HEADER_SIZE + csize,
-				   bound - csize, &psize);
-	free(img);
-	free(paths);
+	for (f = 0; !err && f < NR_FRAMES; f++) {
+		if (raw[f])
+			err = encode_frame(raw[f], raw_size[f], blob + at,
+					   KMS_HEADER_SIZE + bound - at,
+					   &size[f]);
+		at += size[f];
+	}
+	for (f = 0; f < NR_FRAMES; f++)
+		free(raw[f]);
 	if (err) {
 		free(blob);
 		return err;
 	}
-	encode_header(blob, csize, image_size, psize, paths_image_size);
+	encode_header(blob, size, raw_size);
 	*ret_blob = blob;
-	*ret_size = KMS_HEADER_SIZE + csize + psize;
+	*ret_size = at;
 	return NULL;
 }

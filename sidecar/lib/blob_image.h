@@ -46,12 +46,18 @@ struct kms_error *kms_image_validate(struct kms_tables *t, const char *origin);
 
 /*
  * Check every rule of FORMAT.md 3.9 on the decompressed paths image
- * t->paths_image (t->paths_image_size bytes), in its stored form, and
- * fill in the rest of @t's paths: the counts, the columns, restored in
- * place, and where each string starts.  Messages name @origin.  On
- * failure @t holds what was filled in so far, for kms_tables_destroy().
+ * p->image (p->image_size bytes), in its stored form, and fill in the
+ * rest of @p: the counts, the columns, restored in place, and where each
+ * string starts.  Messages name @origin and the image, @what ("paths
+ * image", "init paths image").  On failure @p holds what was filled in
+ * so far, for kms_tables_destroy().
  */
-struct kms_error *kms_paths_validate(struct kms_tables *t, const char *origin);
+struct kms_error *kms_paths_validate(struct kms_paths *p, const char *what,
+				     const char *origin);
+
+/* The rule between the two, once each is valid: no overlap (3.9). */
+struct kms_error *kms_paths_check_order(const struct kms_tables *t,
+					const char *origin);
 
 /*
  * The stored forms' two steps (blob_stored.c), for the image's columns

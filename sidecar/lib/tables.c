@@ -3,8 +3,8 @@
  * Questions asked of decoded, validated tables (kms/tables.h): section
  * classes, the section of a range and where a range ends, the range
  * holding an offset (with or without a cursor's hint), the piece and
- * path of a text offset (FORMAT.md 3.9); and their end.  Nothing here checks bounds:
- * kms_blob_decode() has.
+ * path of a text offset (FORMAT.md 3.9); and their end.  Nothing here
+ * checks bounds: kms_blob_decode() has.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -17,12 +17,16 @@
 
 void kms_tables_destroy(struct kms_tables *tables)
 {
+	unsigned int k;
+
 	if (!tables)
 		return;
+	for (k = 0; k < KMS_NR_PATHS; k++) {
+		free(tables->paths[k].offsets);
+		free(tables->paths[k].image);
+	}
 	free(tables->sections);
 	free(tables->image);
-	free(tables->path_offsets);
-	free(tables->paths_image);
 	free(tables);
 }
 
@@ -144,25 +148,32 @@ uint32_t kms_tables_find_hinted(const struct kms_tables *t, unsigned int base,
 	return r;
 }
 
-uint32_t kms_tables_piece_at(const struct kms_tables *t, uint32_t text_offset)
+uint32_t kms_paths_piece_at(const struct kms_paths *p, uint32_t text_offset)
 {
-	if (!t->nr_pieces || text_offset < kms_piece_start(t, 0) ||
-	    text_offset >= t->pieces_end)
+	if (!p->nr_pieces || text_offset < kms_piece_start(p, 0) ||
+	    text_offset >= p->end)
 		return KMS_NONE;
 	/* The last piece whose start is <= the offset. */
-	return kms_upper_bound(&text_offset, t->piece_starts, t->nr_pieces,
+	return kms_upper_bound(&text_offset, p->starts, p->nr_pieces,
 			       KMS_START_SIZE, compare_range_start) - 1;
 }
 
 const char *kms_tables_path_at(const struct kms_tables *t,
 			       uint32_t text_offset)
 {
-	uint32_t i = kms_tables_piece_at(t, text_offset), k;
+	unsigned int k;
 
-	if (i == KMS_NONE)
-		return NULL;
-	k = kms_piece_path(t, i);
-	return k == KMS_NONE ? NULL : kms_path(t, k);
+	/* The images do not overlap (FORMAT.md 3.9): one holds it, or none. */
+	for (k = 0; k < KMS_NR_PATHS; k++) {
+		const struct kms_paths *p = &t->paths[k];
+		uint32_t i = kms_paths_piece_at(p, text_offset), path;
+
+		if (i == KMS_NONE)
+			continue;
+		path = kms_piece_path(p, i);
+		return path == KMS_NONE ? NULL : kms_path(p, path);
+	}
+	return NULL;
 }
 
 bool kms_path_has_suffix(const char *path, const char *name)

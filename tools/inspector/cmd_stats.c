@@ -109,10 +109,30 @@ static void print_stat(struct inspector *in, const char *key,
 }
 
 /* The counts and sizes, one a line (or member). */
+/* The two paths images' counts (FORMAT.md 3.9); 0 for one there is not. */
+static void print_paths_stats(struct inspector *in,
+			      const struct kms_paths *text,
+			      const struct kms_paths *init)
+{
+	print_stat(in, "pieces", "pieces of code with paths",
+		   text->nr_pieces);
+	print_stat(in, "paths", "object paths", text->nr_paths);
+	print_stat(in, "paths_image_bytes", "paths bytes (uncompressed)",
+		   text->image_size);
+	print_stat(in, "init_pieces", "pieces of init code with paths",
+		   init->nr_pieces);
+	print_stat(in, "init_paths", "object paths of init code",
+		   init->nr_paths);
+	print_stat(in, "init_paths_image_bytes",
+		   "init paths bytes (uncompressed)", init->image_size);
+}
+
 static void print_counts(struct inspector *in, const struct symbol_stats *ss,
 			 const struct class_stats cs[KMS_NR_CLASSES])
 {
 	const struct kms_tables *t = in->tables;
+	const struct kms_paths *text = &t->paths[KMS_PATHS_TEXT];
+	const struct kms_paths *init = &t->paths[KMS_PATHS_INIT];
 	size_t named = 0, multi = 0;
 	uint32_t o;
 
@@ -141,15 +161,14 @@ static void print_counts(struct inspector *in, const struct symbol_stats *ss,
 	print_stat(in, "note_bytes", "note bytes (compressed)", t->blob_size);
 	print_stat(in, "note_padding", "of which padding",
 		   t->blob_size - KMS_HEADER_SIZE - t->payload_size -
-		   t->paths_size);
+		   text->frame_size - init->frame_size);
 	print_stat(in, "paths_frame_bytes", "of which the paths frame",
-		   t->paths_size);
+		   text->frame_size);
+	print_stat(in, "init_paths_frame_bytes",
+		   "of which the init paths frame", init->frame_size);
 	print_stat(in, "image_bytes", "image bytes (uncompressed)",
 		   t->image_size);
-	print_stat(in, "pieces", "pieces of code with paths", t->nr_pieces);
-	print_stat(in, "paths", "object paths", t->nr_paths);
-	print_stat(in, "paths_image_bytes", "paths bytes (uncompressed)",
-		   t->paths_image_size);
+	print_paths_stats(in, text, init);
 	print_stat(in, "strtab_bytes", "string bytes", t->strtab_size);
 }
 

@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include <kms/error.h>
+#include <kms/format.h>	/* KMS_NR_PATHS */
 
 struct kms_tables;	/* kms/tables.h */
 
@@ -58,6 +59,21 @@ struct kms_encode_section {
 	uint32_t end;
 };
 
+/*
+ * A paths image (FORMAT.md 3.9): @nr_pieces pieces, each starting at
+ * @piece_start (offsets from _text, increasing) with path number
+ * @piece_path (KMS_NONE: none), the last ending at @pieces_end; the
+ * @nr_paths @paths, in the order of their first piece.
+ */
+struct kms_encode_paths {
+	uint32_t nr_pieces;
+	const uint32_t *piece_start;
+	const uint32_t *piece_path;
+	uint32_t pieces_end;
+	uint32_t nr_paths;
+	const char *const *paths;
+};
+
 struct kms_encode_input {
 	uint32_t nr_sections;
 	const struct kms_encode_section *sections;
@@ -73,18 +89,11 @@ struct kms_encode_input {
 	const char *strtab;
 	uint32_t nr_modules;
 	/*
-	 * The paths image (FORMAT.md 3.9): @nr_pieces pieces, each starting
-	 * at @piece_start (offsets from _text, increasing) with path number
-	 * @piece_path (KMS_NONE: none), the last ending at @pieces_end; the
-	 * @nr_paths @paths, in the order of their first piece.  At least one
-	 * of each.
+	 * The paths of text (KMS_PATHS_TEXT: at least one piece and one
+	 * path) and of init text (KMS_PATHS_INIT: no frame if it has no
+	 * path), the first ending at or before the second's first piece.
 	 */
-	uint32_t nr_pieces;
-	const uint32_t *piece_start;
-	const uint32_t *piece_path;
-	uint32_t pieces_end;
-	uint32_t nr_paths;
-	const char *const *paths;
+	struct kms_encode_paths paths[KMS_NR_PATHS];
 };
 
 /*
@@ -94,8 +103,9 @@ struct kms_encode_input {
 #define KMS_ZSTD_LEVEL 19
 
 /*
- * Build the blob (header, the image's zstd frame, the paths image's, each
- * with content size and checksum); *ret_blob is malloc()ed.
+ * Build the blob (header, the image's zstd frame, the paths image's and
+ * the init paths image's, each with content size and checksum);
+ * *ret_blob is malloc()ed.
  */
 struct kms_error *kms_blob_encode(const struct kms_encode_input *in,
 				  void **ret_blob, size_t *ret_size);

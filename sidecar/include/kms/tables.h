@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The decoded tables of a kallmodsyms blob (FORMAT.md 3): what
- * kms_blob_decode() (kms/blob.h) hands out, the image and the paths image
+ * kms_blob_decode() (kms/blob.h) hands out, the image and the paths images
  * (3.9), and the questions asked of them (sidecar/lib/tables.c).
  *
  * Contract: the tables were validated whole when decoded, so the
@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <kms/format.h>	/* KMS_NR_PATHS */
 #include <kms/util.h>	/* kms_get_le32() */
 
 /*
@@ -33,13 +34,29 @@ struct kms_section {
 	uint32_t end;
 };
 
+/*
+ * A paths image (FORMAT.md 3.9), decoded and validated, its columns
+ * restored; one that the blob does not have is all zero (nr_pieces 0).
+ */
+struct kms_paths {
+	unsigned char *image;		/* owned */
+	size_t image_size;
+	size_t frame_size;		/* its zstd frame in the blob */
+	uint32_t nr_pieces;
+	uint32_t nr_paths;
+	uint32_t end;			/* of the last piece, from _text */
+	unsigned int width;		/* of piece paths: 2 or 4 */
+	const unsigned char *starts;
+	const unsigned char *paths;
+	uint32_t *offsets;		/* owned: where each path starts */
+};
+
 /* A decoded, validated image. */
 struct kms_tables {
 	unsigned char *image;		/* owned */
 	size_t image_size;
 	size_t blob_size;		/* the note descriptor, padding included */
 	size_t payload_size;		/* of it, the image's zstd frame */
-	size_t paths_size;		/* and the paths image's */
 	uint32_t nr_sections;
 	struct kms_section *sections;	/* owned, nr_sections entries */
 	uint32_t nr_ranges;
@@ -53,16 +70,8 @@ struct kms_tables {
 	const unsigned char *objects;
 	const unsigned char *modlists;
 	const char *strtab;
-	/* The paths image (FORMAT.md 3.9), its columns restored. */
-	unsigned char *paths_image;	/* owned */
-	size_t paths_image_size;
-	uint32_t nr_pieces;
-	uint32_t nr_paths;
-	uint32_t pieces_end;		/* offset from _text */
-	unsigned int path_width;	/* of piece paths: 2 or 4 */
-	const unsigned char *piece_starts;
-	const unsigned char *piece_paths;
-	uint32_t *path_offsets;		/* owned: where each path starts */
+	/* The paths image and the init paths image (KMS_PATHS_*). */
+	struct kms_paths paths[KMS_NR_PATHS];
 };
 
 /* Free @tables and what they own; NULL is allowed. */
@@ -176,41 +185,42 @@ static inline uint32_t kms_tables_find_range(const struct kms_tables *t,
 }
 
 /* Piece @i's start (FORMAT.md 3.9), an offset from _text. */
-static inline uint32_t kms_piece_start(const struct kms_tables *t, uint32_t i)
+static inline uint32_t kms_piece_start(const struct kms_paths *p, uint32_t i)
 {
-	return kms_get_le32(t->piece_starts + 4 * (size_t)i);
+	return kms_get_le32(p->starts + 4 * (size_t)i);
 }
 
 /* Where piece @i ends: the next piece's start, or the pieces' end. */
-static inline uint32_t kms_piece_end(const struct kms_tables *t, uint32_t i)
+static inline uint32_t kms_piece_end(const struct kms_paths *p, uint32_t i)
 {
-	return i + 1 < t->nr_pieces ? kms_piece_start(t, i + 1) : t->pieces_end;
+	return i + 1 < p->nr_pieces ? kms_piece_start(p, i + 1) : p->end;
 }
 
 /* Piece @i's path number, or KMS_NONE (no path). */
-static inline uint32_t kms_piece_path(const struct kms_tables *t, uint32_t i)
+static inline uint32_t kms_piece_path(const struct kms_paths *p, uint32_t i)
 {
-	return kms_column_index(t->piece_paths, t->path_width, i);
+	return kms_column_index(p->paths, p->width, i);
 }
 
 /*
  * Path number @k (below nr_paths): the paths in the order of their first
  * piece, each once; iterate them with k from 0 to nr_paths - 1.
  */
-static inline const char *kms_path(const struct kms_tables *t, uint32_t k)
+static inline const char *kms_path(const struct kms_paths *p, uint32_t k)
 {
-	return (const char *)t->paths_image + t->path_offsets[k];
+	return (const char *)p->image + p->offsets[k];
 }
 
 /*
- * The piece holding @text_offset (from _text), or KMS_NONE if it lies
- * outside every piece.  Binary search.
+ * The piece of @p holding @text_offset (from _text), or KMS_NONE if it
+ * lies outside every piece.  Binary search.
  */
-uint32_t kms_tables_piece_at(const struct kms_tables *t, uint32_t text_offset);
+uint32_t kms_paths_piece_at(const struct kms_paths *p, uint32_t text_offset);
 
 /*
  * The full path of the object file of the code at @text_offset (from
- * _text), or NULL where no piece, or a piece without a path, holds it.
+ * _text), in whichever paths image has a piece that holds it, or NULL
+ * where no piece, or a piece without a path, holds it.
  */
 const char *kms_tables_path_at(const struct kms_tables *t,
 			       uint32_t text_offset);

@@ -5,12 +5,12 @@ the paths image holds those of text, the init paths image, where a blob
 has one, those of init text.
 
 Paths(image) takes a paths image as its frame decompresses, in its
-stored form (byte planes, starts as differences), restores it and checks
-every rule of 3.9 before a path is given out: a paths image that breaks
-one is refused with KmsError("bad-paths").  Paths(image, after=END) is
-an init paths image, whose first piece must start at or after END, the
-paths image's end.  blob.load() makes them for the tables it returns,
-once the image has passed its own checks.
+stored form (byte planes, starts as differences, strings front-coded),
+restores it and checks every rule of 3.9 before a path is given out: a
+paths image that breaks one is refused with KmsError("bad-paths").
+Paths(image, after=END) is an init paths image, whose first piece must
+start at or after END, the paths image's end.  blob.load() makes them
+for the tables it returns, once the image has passed its own checks.
 """
 
 import bisect
@@ -32,24 +32,36 @@ def column(data, off, n, width):
 
 
 def _strings(data, nr_paths, bad):
-    """The @nr_paths path strings at the end of a paths image, each
-    checked (FORMAT.md 3.9); @bad makes the refusal of a message."""
+    """The @nr_paths paths of the front-coded strings @data at the end of
+    a paths image, each decoded and checked (FORMAT.md 3.9): string j is
+    a byte k + 1 (k: how many first bytes path j shares with path j - 1,
+    none for the first), the rest of path j, a NUL.  @bad makes the
+    refusal of a message."""
     if not data or data[-1] != 0 or data.count(0) != nr_paths:
         raise bad("its strings are not %u NUL-terminated strings"
                   % nr_paths)
     paths = []
-    for k, raw in enumerate(data[:-1].split(b"\0")):
-        bad_byte = _NOT_PRINTABLE.search(raw)
+    path = b""
+    for j, raw in enumerate(data[:-1].split(b"\0")):
+        if not raw:
+            raise bad("string %u has no prefix length: it starts with NUL"
+                      % j)
+        if raw[0] - 1 > len(path):
+            raise bad("string %u shares %u bytes with %s" % (
+                j, raw[0] - 1, "a path of %u" % len(path) if j
+                else "no path before it"))
+        path = path[:raw[0] - 1] + raw[1:]
+        bad_byte = _NOT_PRINTABLE.search(path)
         if bad_byte:
             raise bad("path %u byte %u is not printable"
-                      % (k, bad_byte.start()))
-        for broken, what in ((not raw, "is empty"),
-                             (raw[:1] == b"/", "starts with '/'"),
-                             (raw[-1:] == b"/", "ends with '/'"),
-                             (b"//" in raw, "holds '//'")):
+                      % (j, bad_byte.start()))
+        for broken, what in ((not path, "is empty"),
+                             (path[:1] == b"/", "starts with '/'"),
+                             (path[-1:] == b"/", "ends with '/'"),
+                             (b"//" in path, "holds '//'")):
             if broken:
-                raise bad("path %u %s" % (k, what))
-        paths.append(raw.decode("ascii"))
+                raise bad("path %u %s" % (j, what))
+        paths.append(path.decode("ascii"))
     return paths
 
 

@@ -7,6 +7,7 @@ by keyword.
 
     image(sections, objects, words, strtab, nr_modules)   3, stored as 3.8
     paths_image(pieces, end, paths)                       3.9, stored
+    front_coded(paths)                                    its strings
     frame(data, *zstd_options)                            one zstd frame
     blob(image, paths_image[, init_paths_image], **fields)  the descriptor
     note(desc)                                            the note record
@@ -61,14 +62,30 @@ def image(sections, objects, words, strtab, nr_modules):
     return header + b"".join(a + b"\0" * (-len(a) % 4) for a in arrays)
 
 
+def front_coded(paths):
+    """@paths (str, one byte a character) as FORMAT.md 3.9 stores them:
+    each a byte k + 1, k the number of first bytes it shares with the
+    path before it (at most 254), then the rest of it and a NUL."""
+    out, before = [], b""
+    for path in paths:
+        path = path.encode("latin-1")
+        k = 0
+        while k < min(len(path), len(before), 254) and \
+                path[k] == before[k]:
+            k += 1
+        out.append(bytes([k + 1]) + path[k:] + b"\0")
+        before = path
+    return b"".join(out)
+
+
 def paths_image(pieces, end, paths, nr_paths=None, strings=None):
     """The stored paths image of @pieces [(start, path number or None)],
-    @end and @paths (str); @nr_paths and @strings (bytes) replace what
-    @paths gives."""
+    @end and @paths (str); @nr_paths and @strings (bytes, the stored
+    strings) replace what @paths gives."""
     nr_paths = len(paths) if nr_paths is None else nr_paths
     width = 2 if nr_paths <= 65535 else 4
     if strings is None:
-        strings = b"".join(p.encode("ascii") + b"\0" for p in paths)
+        strings = front_coded(paths)
     numbers = [(1 << 8 * width) - 1 if p is None else p for _, p in pieces]
     return (struct.pack("<3I", len(pieces), nr_paths, end) +
             planes(differences([s for s, _ in pieces]), 4) +

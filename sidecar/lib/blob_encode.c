@@ -119,6 +119,24 @@ static struct kms_error *encode_frame(const unsigned char *img, size_t size,
 	return NULL;
 }
 
+/*
+ * How many leading bytes path @k of @in shares with the path before it,
+ * as front coding stores it (FORMAT.md 3.9): one byte holds it plus one.
+ */
+static size_t shared_prefix(const struct kms_encode_paths *in, uint32_t k)
+{
+	const char *a, *b;
+	size_t n = 0;
+
+	if (!k)
+		return 0;
+	a = in->paths[k - 1];
+	b = in->paths[k];
+	while (n < 254 && a[n] && a[n] == b[n])
+		n++;
+	return n;
+}
+
 /* The bytes of the paths image @in (FORMAT.md 3.9), before storing. */
 static uint64_t paths_layout(const struct kms_encode_paths *in,
 			     unsigned int width)
@@ -128,7 +146,7 @@ static uint64_t paths_layout(const struct kms_encode_paths *in,
 	uint32_t k;
 
 	for (k = 0; k < in->nr_paths; k++)
-		size += strlen(in->paths[k]) + 1;
+		size += 1 + strlen(in->paths[k]) - shared_prefix(in, k) + 1;
 	return size;
 }
 
@@ -171,8 +189,13 @@ static struct kms_error *paths_image(const struct kms_encode_paths *in,
 		kms_put_le32(at, in->piece_start[i]);
 	for (i = 0; i < in->nr_pieces; i++, at += width)
 		put_index(at, width, in->piece_path[i]);
-	for (i = 0; i < in->nr_paths; i++)
-		at = (unsigned char *)stpcpy((char *)at, in->paths[i]) + 1;
+	for (i = 0; i < in->nr_paths; i++) {
+		size_t shared = shared_prefix(in, i);
+
+		*at++ = shared + 1;
+		at = (unsigned char *)stpcpy((char *)at,
+					     in->paths[i] + shared) + 1;
+	}
 	*ret_size = size;
 	return kms_paths_convert(*ret, size, true);
 }

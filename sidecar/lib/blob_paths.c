@@ -73,13 +73,37 @@ static struct kms_error *check_path(const char *origin, const char *what,
 	return NULL;
 }
 
+/*
+ * Decode stored string @k at @s (FORMAT.md 3.9: a byte k + 1, the rest,
+ * NUL) after the path of @prev_len bytes ending at @out, to @out.
+ */
+static struct kms_error *decode_path(const char *origin, const char *what,
+				     uint32_t k, const char *s, char *out,
+				     size_t prev_len, size_t *ret_len)
+{
+	size_t shared = (unsigned char)s[0] - 1, rest;
+
+	if (!s[0])
+		return PATHS_ERROR(origin, "%s: path %u has no front-coding byte",
+				   what, k);
+	if (shared > prev_len)
+		return PATHS_ERROR(origin,
+				   "%s: path %u shares %zu bytes with a path of %zu",
+				   what, k, shared, prev_len);
+	rest = strlen(s + 1);
+	memmove(out, out - prev_len - 1, shared);
+	memcpy(out + shared, s + 1, rest + 1);
+	*ret_len = shared + rest;
+	return check_path(origin, what, k, out, *ret_len);
+}
+
 /* The strings from @from to the end: exactly nr_paths, each well-formed. */
 static struct kms_error *check_paths_strings(struct kms_paths *p,
 					     const char *what,
 					     const char *origin, size_t from)
 {
 	const char *s = (const char *)p->image;
-	size_t end = p->image_size, at, nuls = 0;
+	size_t end = p->image_size, at, nuls = 0, len = 0, out = 1;
 	struct kms_error *err;
 	uint32_t k;
 
@@ -92,18 +116,20 @@ static struct kms_error *check_paths_strings(struct kms_paths *p,
 		return PATHS_ERROR(origin,
 				   "%s holds %zu strings, its header says %u",
 				   what, nuls, p->nr_paths);
+	/* A path is at most 255 bytes longer than its stored string. */
 	p->offsets = malloc(((size_t)p->nr_paths ? p->nr_paths : 1) *
 			    sizeof(*p->offsets));
-	if (!p->offsets)
+	p->strings = calloc(1, 1 + (end - from) + 255 * (size_t)p->nr_paths);
+	if (!p->offsets || !p->strings)
 		return &kms_error_nomem;
 	for (k = 0, at = from; k < p->nr_paths; k++) {
-		size_t len = strlen(s + at);
-
-		err = check_path(origin, what, k, s + at, len);
+		err = decode_path(origin, what, k, s + at, p->strings + out,
+				  k ? len : 0, &len);
 		if (err)
 			return err;
-		p->offsets[k] = at;
-		at += len + 1;
+		p->offsets[k] = out;
+		out += len + 1;
+		at += strlen(s + at) + 1;
 	}
 	return NULL;
 }

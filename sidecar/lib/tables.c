@@ -23,6 +23,7 @@ void kms_tables_destroy(struct kms_tables *tables)
 		return;
 	for (k = 0; k < KMS_NR_PATHS; k++) {
 		free(tables->paths[k].offsets);
+		free(tables->paths[k].strings);
 		free(tables->paths[k].image);
 	}
 	free(tables->sections);

@@ -104,7 +104,7 @@ void container_cases(void)
 	{
 		struct buf bad = buf_copy(&blob);
 
-		buf_put_le32(&bad, KMS_HDR_RESERVED, 1);
+		buf_put_le32(&bad, KMS_HDR_FLAGS, 0);
 		append_kms_note(&b, &bad);
 		buf_release(&bad);
 	}

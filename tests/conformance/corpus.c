@@ -330,7 +330,7 @@ struct buf zstd_frame(const void *image, size_t size, int level,
 
 struct buf blob_with_paths(const struct buf *img, const struct buf *payload,
 			   const struct buf *paths, size_t paths_image_size,
-			   uint32_t flags)
+			   const struct buf *init, uint32_t flags)
 {
 	unsigned char hdr[KMS_HEADER_SIZE] = { 0 };
 	struct buf b = { 0 };
@@ -343,19 +343,24 @@ struct buf blob_with_paths(const struct buf *img, const struct buf *payload,
 	kms_put_le32(hdr + KMS_HDR_IMAGE_SIZE, img->len);
 	kms_put_le32(hdr + KMS_HDR_PATHS_SIZE, paths->len);
 	kms_put_le32(hdr + KMS_HDR_PATHS_IMAGE_SIZE, paths_image_size);
+	kms_put_le32(hdr + KMS_HDR_INIT_PATHS_SIZE, init->len);
 	buf_append(&b, hdr, sizeof(hdr));
 	buf_append(&b, payload->p, payload->len);
 	buf_append(&b, paths->p, paths->len);
+	buf_append(&b, init->p, init->len);
 	return b;
 }
 
 struct buf blob_of(const struct buf *img, const struct buf *payload,
 		   uint32_t flags)
 {
-	size_t size;
-	struct buf paths = sample_paths_frame(&size);
-	struct buf b = blob_with_paths(img, payload, &paths, size, flags);
+	size_t size, init_size;
+	struct buf paths = paths_frame(sample_paths.text, &size);
+	struct buf init = paths_frame(sample_paths.init, &init_size);
+	struct buf b = blob_with_paths(img, payload, &paths, size, &init,
+				       flags);
 
+	buf_release(&init);
 	buf_release(&paths);
 	return b;
 }
@@ -418,30 +423,42 @@ void append_kms_note(struct buf *b, const struct buf *blob)
 	free(note);
 }
 
+/* The verdict's fields of paths image @p (0 for none): " NAMEpieces=..." */
+static void verdict_paths(const char *name, const struct paths_spec *p)
+{
+	struct buf b = { 0 };
+
+	if (p)
+		b = build_paths(p);
+	fprintf(verdicts, " %spieces=%u %spaths=%u %spaths-image=%zu", name,
+		p ? p->nr_pieces : 0, name, p ? p->nr_paths : 0, name, b.len);
+	buf_release(&b);
+}
+
 /*
- * The verdict of an accepted case: what its image header and paths image
- * say, then the @annotations of its spec and the path lines of @p.
+ * The verdict of an accepted case: what its image header and paths
+ * images say, then the @annotations of its spec and the path lines of @p.
  * Readers print the counts of the tables they decoded, and their own
  * annotations and paths.
  */
 void verdict_accept_paths(const char *name, const struct buf *img,
 			  const char *const *annotations,
-			  const struct paths_spec *p)
+			  const struct paths_set *p)
 {
 	const unsigned char *h = img->p;
 	const char *const *line;
 
 	fprintf(verdicts,
-		"%s accept sections=%u ranges=%u attributions=%u modules=%u modlist-words=%u strtab=%u image=%zu pieces=%u paths=%u paths-image=%zu\n",
+		"%s accept sections=%u ranges=%u attributions=%u modules=%u modlist-words=%u strtab=%u image=%zu",
 		name, kms_get_le32(h + KMS_IMG_NR_SECTIONS),
 		kms_get_le32(h + KMS_IMG_NR_RANGES),
 		kms_get_le32(h + KMS_IMG_NR_OBJECTS),
 		kms_get_le32(h + KMS_IMG_NR_MODULES),
 		kms_get_le32(h + KMS_IMG_NR_MODLIST),
-		kms_get_le32(h + KMS_IMG_STRTAB_SIZE), img->len,
-		p->nr_pieces, p->nr_paths,
-		KMS_PATHS_HEADER_SIZE + (size_t)p->nr_pieces *
-		(4 + KMS_PATH_WIDTH(p->nr_paths)) + p->strings_size);
+		kms_get_le32(h + KMS_IMG_STRTAB_SIZE), img->len);
+	verdict_paths("", p->text);
+	verdict_paths("init-", p->init);
+	fputc('\n', verdicts);
 	while (annotations && *annotations)
 		fprintf(verdicts, "%s at %s\n", name, *annotations++);
 	for (line = p->lines; line && *line; line++)

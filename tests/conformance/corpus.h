@@ -12,6 +12,7 @@
 #ifndef KMS_CONFORMANCE_CORPUS_H
 #define KMS_CONFORMANCE_CORPUS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -65,9 +66,9 @@ struct spec {
 /*
  * A paths image (FORMAT.md 3.9), in host byte order: @nr_pieces (start,
  * path) pairs, path KMS_NONE for none, the pieces' @end, @nr_paths
- * strings (@strings_size bytes, back to back, each with its NUL); and the
- * path lines every reader prints after accepting it (FORMAT.md 7.1),
- * without "NAME path ", NULL-terminated.
+ * strings (@strings_size bytes, back to back, each with its NUL, whole:
+ * build_paths() front-codes them); or, if @stored, @strings are the
+ * image's strings as they are, front coding and all.
  */
 struct paths_spec {
 	uint32_t nr_pieces;
@@ -76,24 +77,34 @@ struct paths_spec {
 	uint32_t nr_paths;
 	uint32_t strings_size;
 	const char *strings;
+	bool stored;
+};
+
+/*
+ * A blob's paths: its paths image, its init paths image (NULL: none), and
+ * the path lines every reader prints after accepting it (FORMAT.md 7.1),
+ * without "NAME path ", NULL-terminated.
+ */
+struct paths_set {
+	const struct paths_spec *text, *init;
 	const char *const *lines;
 };
 
-/* paths.c: the paths image every blob carries unless a case says. */
-extern const struct paths_spec sample_paths;
+/* paths.c: the paths every blob carries unless a case says. */
+extern const struct paths_set sample_paths;
 /* The paths image of @p, as a reader restores it. */
 struct buf build_paths(const struct paths_spec *p);
 /* The stored form of a paths image (FORMAT.md 3.9). */
 struct buf paths_stored_form(const void *data, size_t size);
 /*
- * The sample paths image as the encoder's input (kms/blob.h) in @in,
- * through arrays of 32 the caller gives.
+ * The sample paths images as the encoder's input (kms/blob.h) in @in,
+ * through arrays of 32 the caller gives, one set of each per image.
  */
 struct kms_encode_input;
-void sample_paths_input(struct kms_encode_input *in, uint32_t start[32],
-			uint32_t path[32], const char *paths[32]);
-/* The writer's frame of the sample paths image, and its size. */
-struct buf sample_paths_frame(size_t *paths_image_size);
+void sample_paths_input(struct kms_encode_input *in, uint32_t start[2][32],
+			uint32_t path[2][32], const char *paths[2][32]);
+/* The writer's frame of the paths image @p, and the image's size. */
+struct buf paths_frame(const struct paths_spec *p, size_t *paths_image_size);
 
 /* The image's arrays, and their offset fields in the image header. */
 enum { SECTIONS, STARTS, RANGE_OBJECTS, OBJECTS, MODLISTS, STRTAB,
@@ -143,12 +154,13 @@ enum { NO_CHECKSUM = 1, NO_CONTENT_SIZE = 2, AS_IS = 4, PATHS = 8 };
 struct buf zstd_frame(const void *image, size_t size, int level, int opts);
 /*
  * A blob (FORMAT.md 2) of @img whose payload is @payload, then the paths
- * frame @paths of a paths image of @paths_image_size bytes.
+ * frame @paths of a paths image of @paths_image_size bytes, then the init
+ * paths frame @init (none if it is empty).
  */
 struct buf blob_with_paths(const struct buf *img, const struct buf *payload,
 			   const struct buf *paths, size_t paths_image_size,
-			   uint32_t flags);
-/* The same with the sample paths image's frame. */
+			   const struct buf *init, uint32_t flags);
+/* The same with the sample paths images' frames. */
 struct buf blob_of(const struct buf *img, const struct buf *payload,
 		   uint32_t flags);
 /* The writer's blob of @img: one frame, level 19, checksum, size. */
@@ -172,12 +184,12 @@ void corpus_close(void);
 void write_case(const char *name, const struct buf *b);
 /*
  * The verdict of an accepted case: what its image header and its paths
- * image @p say, then @annotations and @p's path lines.
+ * images @p say, then @annotations and @p's path lines.
  */
 void verdict_accept_paths(const char *name, const struct buf *img,
 			  const char *const *annotations,
-			  const struct paths_spec *p);
-/* The same with the sample paths image. */
+			  const struct paths_set *p);
+/* The same with the sample paths images. */
 void verdict_accept(const char *name, const struct buf *img,
 		    const char *const *annotations);
 void verdict_refuse(const char *name, const char *reason);
@@ -208,5 +220,6 @@ void zstd_cases(void);		/* frames.c */
 void container_cases(void);	/* containers.c */
 void paths_cases(void);		/* paths.c */
 void paths_frame_cases(void);	/* paths.c */
+void init_paths_cases(void);	/* paths.c */
 
 #endif /* KMS_CONFORMANCE_CORPUS_H */

@@ -174,7 +174,7 @@ void v3_cases(void)
 	/* Version 3's note: the image frame alone, the rest reserved. */
 	frame = zstd_frame(img.p, img.len, KMS_ZSTD_LEVEL, 0);
 	b = blob_with_paths(&img, &frame, &(struct buf){ 0 }, 0,
-			    KMS_FLAG_ZSTD);
+			    &(struct buf){ 0 }, KMS_FLAG_ZSTD);
 	b.p[KMS_HDR_VERSION] = 3;
 	verdict_refuse("v3-sample", "bad-version");
 	emit_blob("v3-sample", b);

@@ -66,21 +66,30 @@ static void annotations(const char *path, const struct kms_tables *t)
 
 /*
  * FORMAT.md 7.1's path lines of @t: at each piece's first and last byte,
- * the byte before the first piece and the pieces' end.
+ * the byte before an image's first piece and an image's end, of both.
  */
 static void paths(const char *path, const struct kms_tables *t)
 {
 	struct verdict_probes p = { 0 };
+	unsigned int im;
 	uint32_t i;
 	size_t k;
 
-	if (kms_piece_start(t, 0))
-		verdict_probe(&p, VERDICT_TEXT + kms_piece_start(t, 0) - 1);
-	for (i = 0; i < t->nr_pieces; i++) {
-		verdict_probe(&p, VERDICT_TEXT + kms_piece_start(t, i));
-		verdict_probe(&p, VERDICT_TEXT + kms_piece_end(t, i) - 1);
+	for (im = 0; im < KMS_NR_PATHS; im++) {
+		const struct kms_paths *ps = &t->paths[im];
+
+		if (!ps->nr_pieces)
+			continue;
+		if (kms_piece_start(ps, 0))
+			verdict_probe(&p, VERDICT_TEXT +
+				      kms_piece_start(ps, 0) - 1);
+		for (i = 0; i < ps->nr_pieces; i++) {
+			verdict_probe(&p, VERDICT_TEXT + kms_piece_start(ps, i));
+			verdict_probe(&p, VERDICT_TEXT +
+				      kms_piece_end(ps, i) - 1);
+		}
+		verdict_probe(&p, VERDICT_TEXT + ps->end);
 	}
-	verdict_probe(&p, VERDICT_TEXT + t->pieces_end);
 	verdict_probes_sort(&p);
 	for (k = 0; k < p.nr; k++)
 		verdict_path(path, p.addr[k],
@@ -107,8 +116,11 @@ int main(int argc, char **argv)
 		verdict_accept_paths(argv[i], &(struct verdict_counts){
 			t->nr_sections, t->nr_ranges, t->nr_objects,
 			t->nr_modules, t->nr_modlist_words, t->strtab_size,
-			t->image_size }, &(struct verdict_paths){
-			t->nr_pieces, t->nr_paths, t->paths_image_size });
+			t->image_size }, (struct verdict_paths[2]){
+			{ t->paths[0].nr_pieces, t->paths[0].nr_paths,
+			  t->paths[0].image_size },
+			{ t->paths[1].nr_pieces, t->paths[1].nr_paths,
+			  t->paths[1].image_size } });
 		if (annotate) {
 			annotations(argv[i], t);
 			paths(argv[i], t);

@@ -71,6 +71,7 @@ int main(int argc, char **argv)
 	container_cases();
 	paths_cases();
 	paths_frame_cases();
+	init_paths_cases();
 	for (k = 2; k < argc; k++)
 		regression_case(argv[k]);
 	corpus_close();

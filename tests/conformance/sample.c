@@ -286,10 +286,13 @@ void image_cases(void)
 /*
  * A blob of the sample image with a header field (FORMAT.md 2) of @width
  * bytes set to @value, or to the image's CRC-32, the payload's size plus
- * @value, the paths frame's size plus @value, or the paths size that
- * makes header, payload and paths 2^32 + @value bytes.
+ * @value, the paths frame's size plus @value, the paths size that makes
+ * header, payload and paths 2^32 + @value bytes, the init paths frame's
+ * size plus @value, or the init paths size that makes the whole 2^32 +
+ * @value bytes.
  */
-enum { SET, IMAGE_CRC, PAYLOAD_SIZE_PLUS, PATHS_SIZE_PLUS, PATHS_SIZE_WRAPS };
+enum { SET, IMAGE_CRC, PAYLOAD_SIZE_PLUS, PATHS_SIZE_PLUS, PATHS_SIZE_WRAPS,
+       INIT_PATHS_SIZE_PLUS, INIT_PATHS_SIZE_WRAPS };
 
 struct header_case {
 	const char *name;
@@ -304,7 +307,8 @@ static const struct header_case header_table[] = {
 	{ "header-version-0", KMS_HDR_VERSION, 2, SET, 0, "bad-version" },
 	{ "header-version-1", KMS_HDR_VERSION, 2, SET, 1, "bad-version" },
 	{ "header-version-3", KMS_HDR_VERSION, 2, SET, 3, "bad-version" },
-	{ "header-version-5", KMS_HDR_VERSION, 2, SET, 5, "bad-version" },
+	{ "header-version-4", KMS_HDR_VERSION, 2, SET, 4, "bad-version" },
+	{ "header-version-6", KMS_HDR_VERSION, 2, SET, 6, "bad-version" },
 	{ "header-version-max", KMS_HDR_VERSION, 2, SET, 0xffff,
 	  "bad-version" },
 	{ "header-size-48", KMS_HDR_HEADER_SIZE, 2, SET, 48, "bad-header" },
@@ -313,11 +317,6 @@ static const struct header_case header_table[] = {
 	  "bad-header" },
 	{ "header-high-flag", KMS_HDR_FLAGS, 4, SET,
 	  KMS_FLAG_ZSTD | 0x80000000u, "bad-header" },
-	{ "header-reserved-old-crc", KMS_HDR_RESERVED, 4, IMAGE_CRC, 0,
-	  "bad-header" },
-	{ "header-reserved-low", KMS_HDR_RESERVED, 4, SET, 1, "bad-header" },
-	{ "header-reserved-high", KMS_HDR_RESERVED, 4, SET, 0x1000000,
-	  "bad-header" },
 	{ "header-payload-size-long", KMS_HDR_PAYLOAD_SIZE, 4,
 	  PAYLOAD_SIZE_PLUS, 1, "bad-header" },
 	{ "header-payload-size-max", KMS_HDR_PAYLOAD_SIZE, 4, SET, KMS_NONE,
@@ -342,6 +341,15 @@ static const struct header_case header_table[] = {
 	  KMS_PATHS_MAX_SIZE + 1, "bad-header" },
 	{ "header-paths-image-size-max", KMS_HDR_PATHS_IMAGE_SIZE, 4, SET,
 	  KMS_NONE, "bad-header" },
+	{ "header-init-paths-size-long", KMS_HDR_INIT_PATHS_SIZE, 4,
+	  INIT_PATHS_SIZE_PLUS, 1, "bad-header" },
+	{ "header-init-paths-size-max", KMS_HDR_INIT_PATHS_SIZE, 4, SET,
+	  KMS_NONE, "bad-header" },
+	{ "header-init-paths-size-wraps", KMS_HDR_INIT_PATHS_SIZE, 4,
+	  INIT_PATHS_SIZE_WRAPS, 0, "bad-header" },
+	/* Version 1's CRC-32 of the image, where init_paths_size is now. */
+	{ "header-init-paths-size-old-crc", KMS_HDR_INIT_PATHS_SIZE, 4,
+	  IMAGE_CRC, 0, "bad-header" },
 };
 
 static void emit_header_case(const struct header_case *c,
@@ -359,6 +367,12 @@ static void emit_header_case(const struct header_case *c,
 	else if (c->kind == PATHS_SIZE_WRAPS)
 		value -= KMS_HEADER_SIZE +
 			kms_get_le32(blob.p + KMS_HDR_PAYLOAD_SIZE);
+	else if (c->kind == INIT_PATHS_SIZE_PLUS)
+		value += kms_get_le32(blob.p + KMS_HDR_INIT_PATHS_SIZE);
+	else if (c->kind == INIT_PATHS_SIZE_WRAPS)
+		value -= KMS_HEADER_SIZE +
+			kms_get_le32(blob.p + KMS_HDR_PAYLOAD_SIZE) +
+			kms_get_le32(blob.p + KMS_HDR_PATHS_SIZE);
 	if (c->width == 2) {
 		blob.p[c->field] = value;
 		blob.p[c->field + 1] = value >> 8;
@@ -391,6 +405,7 @@ void header_cases(void)
 	b.len = KMS_HEADER_SIZE;
 	buf_put_le32(&b, KMS_HDR_PAYLOAD_SIZE, 0);
 	buf_put_le32(&b, KMS_HDR_PATHS_SIZE, 0);
+	buf_put_le32(&b, KMS_HDR_INIT_PATHS_SIZE, 0);
 	verdict_refuse("header-only", "bad-frame");
 	emit_blob("header-only", b);
 
@@ -430,8 +445,8 @@ void writer_case(void)
 		.strtab = sample_strtab,
 		.nr_modules = sample.nr_modules,
 	};
-	uint32_t piece_start[32], piece_path[32];
-	const char *paths[32];
+	uint32_t piece_start[2][32], piece_path[2][32];
+	const char *paths[2][32];
 	struct layout l;
 	struct buf img, blob = { 0 };
 	void *writer_blob;

@@ -3,7 +3,7 @@
  * The verdict lines of the conformance judges (FORMAT.md 7), written once
  * for kms-judge (the C library) and kms-kernel-judge (the kernel's parser):
  *
- *   NAME accept sections=C ranges=N attributions=M modules=K modlist-words=W strtab=S image=I pieces=P paths=Q paths-image=Z
+ *   NAME accept sections=C ranges=N attributions=M modules=K modlist-words=W strtab=S image=I pieces=P paths=Q paths-image=Z init-pieces=P2 init-paths=Q2 init-paths-image=Z2
  *   NAME at 0xADDR TYPES[ ANNOTATION]	(after an accept, one a probe)
  *   NAME path 0xADDR PATH		(after those, one a path probe)
  *   NAME refuse CLASS[<TAB>the reader's message]
@@ -50,7 +50,11 @@ static inline int verdict_name_len(const char *path, const char **name)
 	return len > 4 && !strcmp(*name + len - 4, ".kms") ? len - 4 : len;
 }
 
-/* What a paths image (FORMAT.md 3.9) holds: its header's counts, size. */
+/*
+ * What the paths images (FORMAT.md 3.9) hold: their headers' counts and
+ * sizes, [0] the paths image's, [1] the init paths image's (all 0 if the
+ * blob has none).
+ */
 struct verdict_paths {
 	uint32_t pieces, paths;
 	size_t paths_image;
@@ -59,7 +63,7 @@ struct verdict_paths {
 /* The accept line; without the paths fields if @pc is NULL. */
 static inline void verdict_accept_paths(const char *path,
 					const struct verdict_counts *c,
-					const struct verdict_paths *pc)
+					const struct verdict_paths pc[2])
 {
 	const char *name;
 	int len = verdict_name_len(path, &name);
@@ -68,8 +72,9 @@ static inline void verdict_accept_paths(const char *path,
 	       len, name, c->sections, c->ranges, c->attributions, c->modules,
 	       c->modlist_words, c->strtab, c->image);
 	if (pc)
-		printf(" pieces=%u paths=%u paths-image=%zu", pc->pieces,
-		       pc->paths, pc->paths_image);
+		printf(" pieces=%u paths=%u paths-image=%zu init-pieces=%u init-paths=%u init-paths-image=%zu",
+		       pc[0].pieces, pc[0].paths, pc[0].paths_image,
+		       pc[1].pieces, pc[1].paths, pc[1].paths_image);
 	putchar('\n');
 }
 

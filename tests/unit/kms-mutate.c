@@ -20,7 +20,9 @@
  *   imgbyte:OFF=VAL  the same for one byte
  *   truncate=N       keep only the first N bytes of the blob (descsz too);
  *                    negative N drops -N bytes from the end
- *   fixsize          set paths_size to what is left after truncation
+ *   fixsize          set the last frame's size (init_paths_size, or
+ *                    paths_size if it is 0) to what is left after
+ *                    truncation
  *   pad=N            append N zero bytes to the descriptor (padding,
  *                    FORMAT.md 2), after any truncation
  *   tailxor=V        xor the descriptor's last byte with V, after padding
@@ -122,7 +124,7 @@ int main(int argc, char **argv)
 {
 	unsigned char *file, *blob, *img, *orig, *out;
 	size_t file_size, blob_size, img_size, out_size;
-	uint32_t payload_size, paths_size;
+	uint32_t payload_size, paths_size, init_size, frames_size;
 	const void *desc;
 	size_t desc_size, cap;
 	struct kms_error *err;
@@ -137,7 +139,7 @@ int main(int argc, char **argv)
 	if (err || !desc)
 		die("input is not a kallmodsyms note");
 	/*
-	 * The header and both frames; the input's padding (--pad-to) is
+	 * The header and the frames; the input's padding (--pad-to) is
 	 * dropped.
 	 */
 	if (desc_size < KMS_HEADER_SIZE)
@@ -146,9 +148,13 @@ int main(int argc, char **argv)
 				    KMS_HDR_PAYLOAD_SIZE);
 	paths_size = kms_get_le32((const unsigned char *)desc +
 				  KMS_HDR_PATHS_SIZE);
-	if ((uint64_t)payload_size + paths_size > desc_size - KMS_HEADER_SIZE)
+	init_size = kms_get_le32((const unsigned char *)desc +
+				 KMS_HDR_INIT_PATHS_SIZE);
+	frames_size = paths_size + init_size;
+	if ((uint64_t)payload_size + paths_size + init_size >
+	    desc_size - KMS_HEADER_SIZE)
 		die("input has a bad header");
-	blob_size = KMS_HEADER_SIZE + payload_size + paths_size;
+	blob_size = KMS_HEADER_SIZE + payload_size + frames_size;
 	blob = malloc(blob_size);
 	if (!blob)
 		die("out of memory");
@@ -216,7 +222,7 @@ int main(int argc, char **argv)
 
 		store_as(img, orig, img_size);
 		cap = ZSTD_compressBound(img_size);
-		nb = malloc(KMS_HEADER_SIZE + cap + paths_size);
+		nb = malloc(KMS_HEADER_SIZE + cap + frames_size);
 		if (!cctx || !nb)
 			die("out of memory");
 		memcpy(nb, blob, KMS_HEADER_SIZE);
@@ -234,19 +240,23 @@ int main(int argc, char **argv)
 		if (ZSTD_isError(csize))
 			die("cannot compress");
 		kms_put_le32(nb + KMS_HDR_PAYLOAD_SIZE, csize);
-		/* The paths frame as it was, after the new image frame. */
+		/* The paths frames as they were, after the new image frame. */
 		memcpy(nb + KMS_HEADER_SIZE + csize,
-		       blob + KMS_HEADER_SIZE + payload_size, paths_size);
+		       blob + KMS_HEADER_SIZE + payload_size, frames_size);
 		free(blob);
 		blob = nb;
 		payload_size = csize;
-		blob_size = KMS_HEADER_SIZE + csize + paths_size;
+		blob_size = KMS_HEADER_SIZE + csize + frames_size;
 	}
 	if (truncate_to < 0 && (size_t)-truncate_to < blob_size)
 		blob_size -= -truncate_to;
 	else if (truncate_to >= 0 && (size_t)truncate_to < blob_size)
 		blob_size = truncate_to;
-	if (fixsize && blob_size >= KMS_HEADER_SIZE + payload_size)
+	if (fixsize && init_size &&
+	    blob_size >= KMS_HEADER_SIZE + payload_size + paths_size)
+		kms_put_le32(blob + KMS_HDR_INIT_PATHS_SIZE, blob_size -
+			     KMS_HEADER_SIZE - payload_size - paths_size);
+	else if (fixsize && blob_size >= KMS_HEADER_SIZE + payload_size)
 		kms_put_le32(blob + KMS_HDR_PATHS_SIZE,
 			     blob_size - KMS_HEADER_SIZE - payload_size);
 

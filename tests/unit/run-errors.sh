@@ -113,23 +113,23 @@ while IFS='|' read -r edit class message; do
 done <<'EOF'
 truncate=10|bad-header|10 bytes, shorter than the 32-byte header
 hdr:0=0x41414141|bad-header|bad magic
-hdr16:4=1|bad-version|format version 1, this reader knows version 4
-hdr16:4=3|bad-version|format version 3, this reader knows version 4
-hdr16:4=5|bad-version|format version 5, this reader knows version 4
+hdr16:4=1|bad-version|format version 1, this reader knows version 5
+hdr16:4=4|bad-version|format version 4, this reader knows version 5
+hdr16:4=6|bad-version|format version 6, this reader knows version 5
 hdr16:6=40|bad-header|header size 40, expected 32
 hdr:8=3|bad-header|flags 0x3, expected 0x1
 hdr:8=0|bad-header|flags 0, expected 0x1
-hdr:28=1|bad-header|reserved header fields are not zero
-hdr:28=0x1000000|bad-header|reserved header fields are not zero
-hdr:20=0xffffffff|bad-header|header says 4294967295 paths bytes after 232 payload bytes, the note holds 437
+hdr:28=0x1000000|bad-header|header says 16777216 init paths bytes after 232 payload and 209 paths bytes, the note holds 489
+hdr:28=0|bad-header|padding byte 0 after the payload is not zero
+hdr:20=0xffffffff|bad-header|header says 4294967295 paths bytes after 232 payload bytes, the note holds 489
 hdr:24=11|bad-header|implausible paths image size 11
 hdr:24=0x4000001|bad-header|implausible paths image size 67108865
 hdr:16=0x10000000|bad-header|implausible image size 268435456
 hdr:16=8|bad-header|implausible image size 8
-truncate=-5 fixsize|bad-frame|paths frame is not one whole zstd frame: Src size is incorrect
+truncate=-5 fixsize|bad-frame|init paths frame is not one whole zstd frame: Src size is incorrect
 pad=8 tailxor=1|bad-header|padding byte 7 after the payload is not zero
 pad=1 tailxor=0x80|bad-header|padding byte 0 after the payload is not zero
-tailxor=1|bad-zstd|paths frame: zstd: Restored data doesn't match checksum
+tailxor=1|bad-zstd|init paths frame: zstd: Restored data doesn't match checksum
 img:4=2|bad-offset|sections offset 2 is not aligned
 img:12=0xffff0|bad-offset|range starts (offset 1048560, 68 bytes) lie outside the 452-byte image
 img:8=0x7fffffff|bad-offset|range starts (offset 72, 8589934588 bytes) lie outside the 452-byte image

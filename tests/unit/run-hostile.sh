@@ -34,7 +34,7 @@ mutate overlap.kms img:16=48
 mutate huge.kms hdr:16=0xffffffff
 mutate hugepayload.kms hdr:12=0xffffffff
 mutate nonprint.kms imgbyte:strtab+1=0x80
-mutate future.kms hdr16:4=5
+mutate future.kms hdr16:4=6
 printf '\014\0\0\0\377\377\377\377\001\123\115\113kallmodsyms\0' > note4g
 mkdir audit-tree && : > audit-tree/.config
 # More than the one zstd frame the format allows (the kernel's parser takes
@@ -75,13 +75,13 @@ done <<EOF
 1|kallmodsyms: dup.kms: note: range 1 starts at 0, not after range 0 at 0|kms dump -t dup.kms vmlinux
 1|kallmodsyms: overlap.kms: note: range objects overlap sections|kms modules -t overlap.kms vmlinux
 1|kallmodsyms: huge.kms: note: implausible image size 4294967295|kms dump -t huge.kms vmlinux
-1|kallmodsyms: hugepayload.kms: note: header says 4294967295 payload bytes, the note holds 437|kms dump -t hugepayload.kms vmlinux
+1|kallmodsyms: hugepayload.kms: note: header says 4294967295 payload bytes, the note holds 489|kms dump -t hugepayload.kms vmlinux
 1|kallmodsyms: note4g: note record at offset 0 runs past the end of its 24 bytes|kms dump -t note4g vmlinux
 1|kallmodsyms: nonprint.kms: note: string table byte 1 is not a printable character|kms list -t nonprint.kms vmlinux
 1|kallmodsyms: twoframes.kms: note: payload: 13 bytes after the zstd frame|kms dump -t twoframes.kms vmlinux
 1|kallmodsyms: trailing-skippable.kms: note: payload: 12 bytes after the zstd frame|kms dump -t trailing-skippable.kms vmlinux
 1|kallmodsyms: skippable.kms: note: payload: zstd frame does not declare the size 468|kms dump -t skippable.kms vmlinux
-1|kallmodsyms: future.kms: note: format version 5, this reader knows version 4|kms dump -t future.kms vmlinux
+1|kallmodsyms: future.kms: note: format version 6, this reader knows version 5|kms dump -t future.kms vmlinux
 1|kallmodsyms-audit: $tmp/empty/.config: cannot open: Not a directory|\$KMS_WRAP "\$KMS_BUILD/kallmodsyms-audit" -b empty
 1|kallmodsyms-audit: $tmp/audit-tree/arch/x86/Makefile: cannot open: No such file or directory|\$KMS_WRAP "\$KMS_BUILD/kallmodsyms-audit" -b audit-tree
 EOF

@@ -46,7 +46,7 @@ kms_gen -q -f asm -o note2.S "$fx/vmlinux" || fail "asm again"
 assert_same note.S note2.S "two assembler sources"
 as -o note.o note.S || fail "assembling note.S"
 testrun_compare sh -c "readelf -SW note.o | grep -o '\.note\.kallmodsyms *NOTE.*'" <<'EOF'
-.note.kallmodsyms NOTE            0000000000000000 000040 0001f0 00   A  0   0  4
+.note.kallmodsyms NOTE            0000000000000000 000040 000224 00   A  0   0  4
 EOF
 # The same note as the sidecar holds, byte for byte.
 objcopy -O binary -j .note.kallmodsyms note.o note.bin
@@ -71,7 +71,7 @@ for t in arm-linux-gnueabihf powerpc64-linux-gnu s390x-linux-gnu; do
 	command -v "$t-as" > /dev/null || continue
 	"$t-as" -o "note-$t.o" note.S || fail "$t-as note.S"
 	testrun_compare sh -c "readelf -n note-$t.o | grep -o 'kallmodsyms *0x[0-9a-f]*'" <<'EOF'
-kallmodsyms          0x000001d5
+kallmodsyms          0x00000209
 EOF
 	"$t-objcopy" -O binary -j .note.kallmodsyms "note-$t.o" "note-$t.bin"
 	testrun_empty cmp -i 24:24 fx.kms "note-$t.bin"
@@ -120,7 +120,7 @@ objcopy -O binary appended after.bin
 assert_same before.bin after.bin "loaded image before and after append"
 # Name, type, address, size, and 9 columns: no flags, so not allocated.
 testrun_compare sh -c "readelf -SW appended | grep -o '\.note\.kallmodsyms *NOTE.*' | awk '{ print \$1, \$2, \$3, \$5, NF }'" <<'EOF'
-.note.kallmodsyms NOTE 0000000000000000 0001f0 9
+.note.kallmodsyms NOTE 0000000000000000 000224 9
 EOF
 cp appended twice
 kms_gen -q -f append -m "$fx/vmlinux.map" -b "$fx" twice || fail "append again"
@@ -160,10 +160,10 @@ assert_same want got-notes "file of notes"
 # section.
 testrun_compare kms note sys-kernel-notes <<'EOF'
 note_offset 24
-note_size 496
+note_size 548
 name_offset 36
 desc_offset 48
-desc_size 469
+desc_size 521
 EOF
 kms note linked > where || fail "note of the linked image"
 read -r addr off size < <(readelf -SW linked |
@@ -172,8 +172,8 @@ testrun_compare grep -v _offset where <<EOF
 section .notes
 section_address $(printf "0x%x" "0x$addr")
 section_size $((0x$size))
-note_size 496
-desc_size 469
+note_size 548
+desc_size 521
 EOF
 testrun_compare grep -x "section_offset $((0x$off))" where <<EOF
 section_offset $((0x$off))
@@ -187,7 +187,7 @@ testrun_compare python3 -c '
 import json
 n = json.load(open("where.json"))
 print(n["section"], n["section_address"], n["note_size"], n["desc_size"])' <<'EOF'
-.note.kallmodsyms 0x0 496 469
+.note.kallmodsyms 0x0 548 521
 EOF
 testrun_error 1 "kallmodsyms: $fx/vmlinux: no kallmodsyms note (not generated for this vmlinux?)" \
 	kms note "$fx/vmlinux"

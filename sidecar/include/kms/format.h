@@ -66,7 +66,9 @@
 #define KMS_PATHS_HEADER_SIZE	12
 #define KMS_PATHS_MAX_SIZE	(64u << 20)
 /* The paths images (FORMAT.md 3.9): of text, and of init text. */
-enum { KMS_PATHS_TEXT, KMS_PATHS_INIT, KMS_NR_PATHS };
+#define KMS_PATHS_TEXT		0
+#define KMS_PATHS_INIT		1
+#define KMS_NR_PATHS		2
 /* Piece paths are 2 bytes while nr_paths <= 65535, 4 beyond. */
 #define KMS_PATH_WIDTH(nr_paths) \
 	((nr_paths) <= KMS_NARROW_OBJECTS_MAX ? 2u : 4u)

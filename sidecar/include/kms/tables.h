@@ -48,7 +48,8 @@ struct kms_paths {
 	unsigned int width;		/* of piece paths: 2 or 4 */
 	const unsigned char *starts;
 	const unsigned char *paths;
-	uint32_t *offsets;		/* owned: where each path starts */
+	char *strings;			/* owned: the paths decoded, each */
+	uint32_t *offsets;		/* owned: where it starts there */
 };
 
 /* A decoded, validated image. */
@@ -208,7 +209,7 @@ static inline uint32_t kms_piece_path(const struct kms_paths *p, uint32_t i)
  */
 static inline const char *kms_path(const struct kms_paths *p, uint32_t k)
 {
-	return (const char *)p->image + p->offsets[k];
+	return p->strings + p->offsets[k];
 }
 
 /*

@@ -3,9 +3,10 @@
 #
 # What perf's sort key builtin_mod (tracers/perf) costs: 'perf report
 # --sort builtin_mod,sym' against '--sort sym' of the same perf, on the
-# same profile, runs interleaved (issue #45: at most 1.05 x).  The key's
-# cost is reading the kallmodsyms file beside kallsyms (only when the key
-# is asked for) and one lookup per hist_entry.
+# same profile, runs interleaved (issue #45: at most 1.05 x).  With the
+# key, perf reads the kernel's symbols from the kallmodsyms file beside
+# kallsyms in place of kallsyms (a fifth longer, the module lists kept
+# once each); the key's cost is that, and one lookup per hist_entry.
 #
 # The profile is recorded on this machine: 'perf record -a -e cpu-clock
 # -F 4000' of reads of 5,000 files of /usr and /etc, over and over (root,
@@ -13,8 +14,9 @@
 # this machine's CPUs, and a quarter more (cpu-clock samples idle CPUs too: the count follows the
 # time); fewer than SAMPLES recorded is an error.  Or PERF_DATA names one
 # (of this boot: its kallsyms is this /proc/kallsyms).  The issue's goal
-# is set at 100,000 samples and more: below a few tens of thousands the
-# key's constant cost (reading the second file) shows.  This
+# is set at 100,000 samples and more (before the series read kallmodsyms
+# in place of kallsyms, it read both, and below a few tens of thousands
+# of samples that second read showed).  This
 # kernel has no /proc/kallmodsyms, so the kallmodsyms beside the kallsyms
 # copy is made from it: a third of the core-kernel symbols, in runs of
 # 400 lines (a module's code is contiguous), get a module, one in 20 of

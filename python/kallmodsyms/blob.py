@@ -13,7 +13,7 @@ import subprocess
 
 try:
     from .constants import (BASE_PERCPU, BASE_TEXT, CLASS_PERCPU,
-                            FLAGS_REQUIRED, HDR_RESERVED, HEADER_SIZE,
+                            FLAGS_REQUIRED, HEADER_SIZE,
                             IMAGE_HEADER_SIZE, IMAGE_MAX_SIZE, MAGIC,
                             NARROW_OBJECTS_MAX, NONE, NONE16, NOTE_NAME,
                             NOTE_TYPE, NR_CLASSES, OBJECT_SIZE,
@@ -68,7 +68,9 @@ def find_note(notes, byteorder="<"):
 # The frames of a blob (FORMAT.md 2), as messages name them: the frame,
 # the size it must decompress to, the frame to zstd.
 _FRAMES = (("payload", "image size", "zstd frame"),
-           ("paths frame", "paths image size", "paths zstd frame"))
+           ("paths frame", "paths image size", "paths zstd frame"),
+           ("init paths frame", "init paths image size",
+            "init paths zstd frame"))
 
 
 def _frame_content_size(payload, names):
@@ -166,35 +168,50 @@ def _decompress(payload, image_size, names, decompressor):
 
 
 def _frames(desc):
-    """The bytes of a blob's two frames, each with the size of its image
-    ((image frame, image_size), (paths frame, paths_image_size)), once
-    the header has passed FORMAT.md 2's checks."""
+    """The bytes of a blob's frames, each with the size of its image
+    ((image frame, image_size), (paths frame, paths_image_size), (init
+    paths frame, None: the size its frame declares) or None where
+    init_paths_size is 0), once the header has passed FORMAT.md 2's
+    checks."""
     if desc is None:
         raise KmsError("no kallmodsyms note", "no-note")
     if len(desc) < HEADER_SIZE or desc[:4] != MAGIC:
         raise KmsError("bad note header", "bad-header")
     (version, header_size, flags, payload_size, image_size, paths_size,
-     paths_image_size) = struct.unpack_from("<HHIIIII", desc, 4)
+     paths_image_size, init_paths_size) = struct.unpack_from("<HHIIIIII",
+                                                             desc, 4)
     if version != VERSION:
         raise KmsError("format version %u, these helpers read version %u"
                        % (version, VERSION), "bad-version")
     paths_at = HEADER_SIZE + payload_size
+    init_at = paths_at + paths_size
+    end = init_at + init_paths_size
     if (header_size != HEADER_SIZE or flags != FLAGS_REQUIRED or
-            any(desc[HDR_RESERVED:HEADER_SIZE]) or
             payload_size > len(desc) - HEADER_SIZE or
             paths_size > len(desc) - paths_at or
-            any(desc[paths_at + paths_size:]) or
+            init_paths_size > len(desc) - init_at or
+            any(desc[end:]) or
             not IMAGE_HEADER_SIZE <= image_size <= IMAGE_MAX_SIZE or
             not PATHS_HEADER_SIZE <= paths_image_size <= PATHS_MAX_SIZE):
         raise KmsError("bad note header", "bad-header")
     return ((bytes(desc[HEADER_SIZE:paths_at]), image_size),
-            (bytes(desc[paths_at:paths_at + paths_size]), paths_image_size))
+            (bytes(desc[paths_at:init_at]), paths_image_size),
+            (bytes(desc[init_at:end]), None) if init_paths_size else None)
 
 
 def _expand(frames, k, decompressor):
-    """Frame @k of _frames(), checked and decompressed (FORMAT.md 2)."""
+    """Frame @k of _frames(), checked and decompressed (FORMAT.md 2).
+    The init paths frame's image size is the content size it declares,
+    a paths image's header to 64 MiB."""
     payload, size = frames[k]
-    if _frame_content_size(payload, _FRAMES[k]) != size:
+    declared = _frame_content_size(payload, _FRAMES[k])
+    if size is None:
+        if not PATHS_HEADER_SIZE <= declared <= PATHS_MAX_SIZE:
+            raise KmsError("%s declares %u bytes, not %u to %u"
+                           % (_FRAMES[k][0], declared, PATHS_HEADER_SIZE,
+                              PATHS_MAX_SIZE), "bad-frame")
+        size = declared
+    if declared != size:
         raise KmsError("%s is not one zstd frame of the %s" % _FRAMES[k][:2],
                        "bad-frame")
     return _decompress(payload, size, _FRAMES[k], decompressor)
@@ -203,20 +220,24 @@ def _expand(frames, k, decompressor):
 def decode(desc, decompressor=None):
     """The image (bytes) of a blob, in its stored form (FORMAT.md 3.8):
     header checks, then the image's zstd frame, decompressed and its
-    checksum verified (FORMAT.md 2).  The paths frame is not looked at:
+    checksum verified (FORMAT.md 2).  The paths frames are not looked at:
     load() is the whole blob.
     decompressor: one of DECOMPRESSORS to force a way, None for the best."""
     return _expand(_frames(desc), 0, decompressor)
 
 
 def load(desc, decompressor=None):
-    """The checked Tables of a blob, its paths image included, in
+    """The checked Tables of a blob, its paths images included, in
     FORMAT.md 2's order: the header, the image's frame, the image
-    (3-3.8), then the paths frame and the paths image (3.9).
+    (3-3.8), then the paths frame and the paths image, then the init
+    paths frame and its image, where there is one (3.9).
     decompressor: as decode()'s."""
     frames = _frames(desc)
     tables = Tables(_expand(frames, 0, decompressor))
     tables.paths_image = Paths(_expand(frames, 1, decompressor))
+    if frames[2] is not None:
+        tables.init_paths_image = Paths(_expand(frames, 2, decompressor),
+                                        after=tables.paths_image.end)
     return tables
 
 
@@ -260,10 +281,12 @@ class Tables:
     """The checked tables of one image (FORMAT.md section 3): as decode()
     returns it, in its stored form (3.8), or restored, as a kernel keeps
     it in memory (section 5) with stored=False.  load() adds the blob's
-    checked paths image (3.9) as paths_image, which paths and path_at()
-    read; Tables made from an image alone have none."""
+    checked paths images (3.9) as paths_image and init_paths_image (None
+    where the blob has none), which paths and path_at() read as one;
+    Tables made from an image alone have neither."""
 
     paths_image = None
+    init_paths_image = None
 
     def __init__(self, image, stored=True):
         image = bytes(image)
@@ -420,15 +443,30 @@ class Tables:
         return self.object_at(addr - text)
 
     @property
+    def paths_images(self):
+        """The paths images there are, in address order: the paths
+        image, then the init paths image, whose pieces start at or after
+        the paths image's end (3.9)."""
+        return [p for p in (self.paths_image, self.init_paths_image) if p]
+
+    @property
     def paths(self):
-        """The paths image's paths, in its order; [] without one."""
-        return self.paths_image.paths if self.paths_image else []
+        """The paths of both paths images, each once: the paths image's
+        in its order, then the init paths image's it lacks; [] without
+        one."""
+        found = {}
+        for p in self.paths_images:
+            found.update(dict.fromkeys(p.paths))
+        return list(found)
 
     def path_at(self, offset):
         """The full path of the object file of the executable byte at
-        @offset from _text (FORMAT.md 3.9), or None: no path, or no paths
-        image."""
-        return self.paths_image.path_at(offset) if self.paths_image else None
+        @offset from _text (FORMAT.md 3.9), in whichever paths image has
+        a piece that holds it, or None: no path, or no paths image."""
+        for p in self.paths_images:
+            if offset < p.end:
+                return p.path_at(offset)
+        return None
 
     def annotation(self, obj):
         """ "[m1] [m2] {name}" for object @obj, "" for NONE (FORMAT.md 4)."""

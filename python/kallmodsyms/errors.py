@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 """KmsError, the one exception the decoder's modules raise for their input
-(blob.py for the blob and its image, paths.py for the paths image); blob
+(blob.py for the blob and its image, paths.py for the paths images); blob
 exports it to its users."""
 
 from .constants import REASONS

@@ -31,7 +31,7 @@ class NoNoteError(KmsError):
 
 def file_tables(elf):
     """The tables of the note in the vmlinux file @elf (elf.ElfFile), its
-    paths image included (blob.load)."""
+    paths images included (blob.load)."""
     desc = None
     for _addr, data in elf.note_sections():
         desc = find_note(data, elf.byteorder)

@@ -14,8 +14,9 @@ notations that name one instance of a kernel symbol.  Pure Python, no gdb.
 
 Paths match by whole trailing components.  {obj.o} is first the name
 /proc/kallmodsyms prints, if it prints it for an instance.  Otherwise a
-function whose code has a full path in the note's paths image (FORMAT.md
-3.9) is in every object named by a component suffix of it
+function whose code has a full path in the note's paths images (FORMAT.md
+3.9: text's in the paths image, init text's in the init paths image) is
+in every object named by a component suffix of it
 (fs/fat/cache.o, fat/cache.o, cache.o), and in those its DWARF names (the
 sources of an object linked with ld -r); without DWARF in no other.
 Where neither names an instance's object (data, code without a path), a
@@ -192,7 +193,7 @@ NO, UNSURE, YES = 0, 1, 2
 
 class Instance:
     """Symbol @index of its name's @sympos, its attribution @obj, and
-    @path: the full path of a function's object in the paths image, or
+    @path: the full path of a function's object in the paths images, or
     None (no paths image, data, code without a path)."""
 
     def __init__(self, index, obj, sympos, path=None):

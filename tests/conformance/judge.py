@@ -6,10 +6,11 @@ usage: judge.py GDB_SCRIPTS_DIR {zstandard|program} [-v] [-a] FILE...
 
 Each FILE is read as the helpers read a note section (blob.find_note, then
 blob.load with the decompressor forced: the image's tables and the paths
-image) and one line is printed, as kms-judge prints it for the C library.
+images) and one line is printed, as kms-judge prints it for the C library.
 The class of a refusal is the reason blob.py gives it, where it refuses.
 -a adds an accepted file's annotation lines, by Tables.symbol_object()
-and annotation(), then its path lines, by Tables.path_at().
+and annotation(), then its path lines, by Tables.path_at(), which reads
+both paths images as one.
 """
 
 import os
@@ -47,21 +48,32 @@ def annotations(name, t, blob):
             print("%s at %#x -" % (name, addr))
 
 
-def path_probes(p):
-    """FORMAT.md 7.1's path probes of the paths image @p, as offsets from
-    _text: each piece's first and last byte, the byte before the first
-    piece, end; sorted, each once."""
-    firsts = p.starts
-    found = set(firsts) | {a - 1 for a in firsts[1:] + [p.end]} | {p.end}
-    if firsts[0]:
-        found.add(firsts[0] - 1)
+def path_probes(images):
+    """FORMAT.md 7.1's path probes of the paths @images, as offsets from
+    _text: each piece's first and last byte, the byte before an image's
+    first piece, an image's end; sorted, each once."""
+    found = set()
+    for p in images:
+        firsts = p.starts
+        found |= set(firsts) | {a - 1 for a in firsts[1:] + [p.end]}
+        found.add(p.end)
+        if firsts[0]:
+            found.add(firsts[0] - 1)
     return sorted(found)
 
 
 def paths(name, t):
-    for offset in path_probes(t.paths_image):
+    for offset in path_probes(t.paths_images):
         print("%s path %#x %s" % (name, TEXT + offset,
                                   t.path_at(offset) or "-"))
+
+
+def counts(prefix, p):
+    """FORMAT.md 7.1's counts of the paths image @p (None: there is
+    none, all 0), their names after @prefix."""
+    return "%spieces=%u %spaths=%u %spaths-image=%u" % (
+        prefix, len(p.starts) if p else 0, prefix, len(p.paths) if p else 0,
+        prefix, p.size if p else 0)
 
 
 def main():
@@ -89,12 +101,11 @@ def main():
             print(line + ("\t%s" % e if verbose else ""))
             continue
         print("%s accept sections=%u ranges=%u attributions=%u modules=%u "
-              "modlist-words=%u strtab=%u image=%u pieces=%u paths=%u "
-              "paths-image=%u"
+              "modlist-words=%u strtab=%u image=%u %s %s"
               % (name, len(t.sections), len(t.starts), len(t.objects),
                  t.nr_modules, t.nr_modlist_words, t.strtab_size,
-                 t.image_size, len(t.paths_image.starts), len(t.paths),
-                 t.paths_image.size))
+                 t.image_size, counts("", t.paths_image),
+                 counts("init-", t.init_paths_image)))
         if annotate:
             annotations(name, t, blob)
             paths(name, t)

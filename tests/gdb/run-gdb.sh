@@ -104,7 +104,7 @@ for what in noname version paths; do
 		fail "gdb on vmlinux.$what"
 done
 check_error bad-noname "lx-kallmodsyms: $tmp/vmlinux.noname has no kallmodsyms note: built without CONFIG_KALLMODSYMS?"
-check_error bad-version "lx-kallmodsyms: $tmp/vmlinux.version: format version 2, these helpers read version 4"
+check_error bad-version "lx-kallmodsyms: $tmp/vmlinux.version: format version 2, these helpers read version 5"
 check_error bad-paths "lx-kallmodsyms: $tmp/vmlinux.paths: bad note header"
 
 #

@@ -3,10 +3,11 @@
 # kms-test: modes=plain
 #
 # The gdb helpers' symbol specifications (python/kallmodsyms/symspec.py)
-# with a paths image (sidecar/FORMAT.md 3.9), without DWARF: {obj.o} that
+# with paths images (sidecar/FORMAT.md 3.9), without DWARF: {obj.o} that
 # the listing prints for an instance picks those printed so; otherwise
 # {obj.o} and obj.o: name a function's object by any component suffix of
-# its full path, and no other object; code without a path and data keep
+# its full path, in whichever image holds it (init text's in the init
+# paths image), and no other object; code without a path and data keep
 # the printed name's rules (unsure where it cannot tell); tables without
 # a paths image too.  unit/run-gdb-symspec.sh holds these rules to the
 # inspector's on the fixture; here the note is unit/mkblob.py's and the
@@ -38,6 +39,11 @@ counter {a.o}
 counter {x/a.o}
 init_once{fs/fat/cache.o}
 mod_b:event_show{b/core.o}
+setup_fn {fat/inode.o}
+setup_fn {events/core.o}
+setup_fn {core.o}
+inode.o:setup_fn
+setup_fn {slab.o}
 EOF
 
 cat > resolve.py <<'PY'
@@ -51,10 +57,12 @@ from kallmodsyms.symspec import SpecError, parse, resolve
 
 # Text [0, 0x80) from _text, object by object (strtab offsets: mod_a 0,
 # mod_b 6, ext9 12, core.o 17, sort.o 24, a.o 31; module lists at words
-# 0, 2, 4), a gap at 0x60; data [0x100, 0x120).
+# 0, 2, 4), a gap at 0x60; init text [0x80, 0xa0), its paths in the init
+# paths image, one of them also the text's; data [0x100, 0x120).
 img = image(
     [(0, 0x80, [(0x00, 0), (0x10, 1), (0x20, 2), (0x30, 3), (0x40, 6),
                 (0x50, 4), (0x60, None), (0x70, 6)]),
+     (1, 0xa0, [(0x80, 6), (0x90, 0)]),
      (4, 0x120, [(0x100, 5), (0x110, 6)])],
     [(None, 17), (0, None), (2, None), (None, 24), (4, None), (None, 31),
      (None, None)],
@@ -64,15 +72,19 @@ paths = paths_image(
      (0x60, None), (0x70, 6)], 0x80,
     ["kernel/events/core.o", "drivers/a/core.o", "drivers/b/core.o",
      "lib/sort.o", "fs/fat/cache.o", "fs/ext9/cache.o", "lib/x.o"])
+init_paths = paths_image([(0x80, 0), (0x90, 1)], 0xa0,
+                         ["fs/fat/inode.o", "kernel/events/core.o"])
 TEXT = 0xffffffff81000000
 symbols = Symbols(*zip(*[(TEXT + o, t, n) for o, t, n in (
     (0x00, "T", "_text"), (0x00, "t", "event_show"),
     (0x10, "t", "event_show"), (0x20, "t", "event_show"),
     (0x30, "t", "event_show"), (0x40, "t", "init_once"),
     (0x50, "t", "init_once"), (0x60, "t", "gap_fn"), (0x70, "t", "x_fn"),
-    (0x80, "T", "_etext"), (0x100, "d", "counter"),
+    (0x80, "T", "_etext"), (0x80, "t", "setup_fn"),
+    (0x90, "t", "setup_fn"), (0xa0, "T", "_einittext"),
+    (0x100, "d", "counter"),
     (0x110, "d", "counter"), (0x120, "D", "_edata"))]))
-desc = blob(img, paths)
+desc = blob(img, paths, init_paths)
 tables = kms.load(desc) if sys.argv[3] == "paths" else \
     kms.Tables(kms.decode(desc))
 
@@ -111,6 +123,11 @@ counter {a.o}: +0x100 {a.o}
 	ffffffff81000110 d counter	sympos=2 (object unknown)
 init_once{fs/fat/cache.o}: +0x40
 mod_b:event_show{b/core.o}: +0x20 [mod_b]
+setup_fn {fat/inode.o}: +0x80
+setup_fn {events/core.o}: +0x90 {core.o}
+setup_fn {core.o}: +0x90 {core.o}
+inode.o:setup_fn: +0x80
+"setup_fn {slab.o}": no instance of the symbol has these qualifiers
 EOF
 
 # Without the paths image, {obj.o} is the printed name, and a suffix of

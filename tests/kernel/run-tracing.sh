@@ -19,7 +19,8 @@
 #    kms_sample_a and kms_sample_b share, so the kernel will not guess),
 #    an unknown module, object and symbol, a data symbol, a malformed
 #    object name; a function of init text, freed after boot, refused by
-#    MOD:SYM as by its plain name (kprobes will not probe freed text);
+#    MOD:SYM as by its plain name (kprobes will not probe freed text), and
+#    by its object's path, which the kernel no longer knows;
 #  - those two, which /proc/kallmodsyms tells apart by their module lists
 #    alone, by their objects' paths and shorter suffixes of them, at the
 #    addresses it lists them at;
@@ -82,7 +83,8 @@ done
 echo "@@@ errors"
 sed 's/^\[ *[0-9.]*\] //' $t/error_log
 echo > $t/error_log
-for spec in fat:init_fat_fs init_fat_fs; do
+for spec in fat:init_fat_fs init_fat_fs \
+	'kms_sample_c_init{samples/kallmodsyms/c_main.o}'; do
 	echo "p:kms/err $spec" >> $t/kprobe_events 2> /dev/null &&
 		echo "accepted: $spec"
 done
@@ -214,13 +216,18 @@ trace_kprobe: error: Invalid module or object name: [MOD:]SYM{OBJ}
 EOF
 
 # A function of init text by MOD:SYM, after boot freed it: found, and
-# refused by kprobes as its plain name is, not taken for data.
+# refused by kprobes as its plain name is, not taken for data.  By its
+# object's path, which boot named it by, it is not found: the paths of
+# init text went with it.
 testrun_compare cat out/init-errors <<'EOF'
 trace_kprobe: error: Failed to register probe event
   Command: p:kms/err fat:init_fat_fs
                      ^
 trace_kprobe: error: Failed to register probe event
   Command: p:kms/err init_fat_fs
+                     ^
+trace_kprobe: error: No such symbol in this built-in module or object
+  Command: p:kms/err kms_sample_c_init{samples/kallmodsyms/c_main.o}
                      ^
 EOF
 

@@ -2,12 +2,12 @@
 /*
  * A paths image's pieces (FORMAT.md 3.9), gathered by the image phase
  * (image.c) as it walks the sorted pieces, one builder for text and one
- * for init text: each executable piece's object file by its path, before attributions merge objects; adjacent pieces
- * of one file merge with the padding between them when they share an
- * output section or touch; the linker's alignment padding before a piece
- * belongs to the piece before it; any other bytes between two are a
- * piece without a path.  Paths are numbered in the order of their first
- * piece.
+ * for init text: each executable piece's object file by its path,
+ * before attributions merge objects; adjacent pieces of one file merge
+ * with the padding between them when they share an output section or
+ * touch; the linker's alignment padding before a piece belongs to the
+ * piece before it; any other bytes between two are a piece without a
+ * path.  Paths are numbered in the order of their first piece.
  */
 #include <stdlib.h>
 #include <string.h>

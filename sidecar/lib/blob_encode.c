@@ -247,7 +247,8 @@ static struct kms_error *raw_frames(const struct kms_encode_input *in,
 	struct kms_error *err;
 
 	if (init->nr_pieces && init->piece_start[0] < text_end)
-		return kms_error_fmt("init text at %#x lies before the end of text at %#x: the paths images would overlap",
+		/* The paths images would overlap. */
+		return kms_error_fmt("init text at %#x starts before text ends at %#x",
 				     init->piece_start[0], text_end);
 	err = image(in, &raw[F_IMAGE], &raw_size[F_IMAGE]);
 	if (!err)

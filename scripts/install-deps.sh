@@ -33,6 +33,10 @@ packages=(
 	python3-zstandard
 	# post-mortem: the drgn helpers, crash, makedumpfile (run-vmcore.sh)
 	python3-drgn crash makedumpfile
+	# the tracers users have, in the guests of make check-full
+	# (tests/tracers/run-bpftrace-guest.sh: bpftrace, bcc, strace, an
+	# ext4 image made with mke2fs)
+	bpftrace bpfcc-tools python3-bpfcc strace e2fsprogs
 	# the arm64 kernel: cross-built, booted and debugged; other targets'
 	# assemblers for the note (32-bit, big-endian)
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm

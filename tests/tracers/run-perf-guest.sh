@@ -2,10 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # kms-test: modes=plain kernels=6.12 toolchains=gcc configs=small-bpf suite=full (perf with tracers/perf, in a QEMU guest)
 #
-# perf with this project's perf series (tracers/perf: it reads
-# /proc/kallmodsyms beside /proc/kallsyms and adds the sort key
-# builtin_mod) in a QEMU guest whose kernel (small-bpf.config) has the
-# kernel series' /proc/kallmodsyms.  In the guest: 'perf record -a'
+# perf with this project's perf series (tracers/perf: it adds the sort
+# key builtin_mod, and when the key is in use reads /proc/kallmodsyms in
+# place of /proc/kallsyms) in a QEMU guest whose kernel (small-bpf.config)
+# has the kernel series' /proc/kallmodsyms.  In the guest: 'perf record -a'
 # while files are written to and removed from an ext4 image on a loop
 # device, 'perf report --sort builtin_mod,sym' and '--sort builtin_mod',
 # and the series' own shell test (tests/shell/builtin_mod.sh: the same
@@ -20,7 +20,8 @@
 # a kprobe event on each of kms_sample_c's three kms_sample_show()s,
 # hit by writes to its run parameter, reported with --kallsyms=
 # /proc/kallsyms and --ignore-vmlinux, in a guest with no vmlinux file:
-# perf must say it took the symbols from /proc/kallsyms, and show three
+# perf must say it used /proc/kallsyms for symbols (the file it names;
+# the key in use, it reads the /proc/kallmodsyms beside it), and show three
 # kms_sample_show rows, each at an address where the guest's
 # /proc/kallmodsyms lists kms_sample_show with the row's module list,
 # three different instances ({obj}) between them.

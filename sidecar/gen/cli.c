@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "cli.h"
+#include "emit.h"
 
 int gen_cli_option(int c, struct gen_cli *cli, const char *prog)
 {
@@ -32,6 +33,9 @@ int gen_cli_option(int c, struct gen_cli *cli, const char *prog)
 			return 2;
 		}
 		break;
+	case 'H':
+		cli->headroom = true;
+		break;
 	case 'v':
 		cli->verify = true;
 		break;
@@ -41,5 +45,18 @@ int gen_cli_option(int c, struct gen_cli *cli, const char *prog)
 	default:
 		return 1;
 	}
+	if (cli->pad_to && cli->headroom) {
+		fprintf(stderr, "%s: --pad-to or --headroom, not both\n", prog);
+		return 2;
+	}
 	return -1;
+}
+
+size_t gen_cli_pad_to(const struct gen_cli *cli, size_t size)
+{
+	size_t need = kms_asm_note_size(size);
+
+	if (!cli->headroom)
+		return cli->pad_to;
+	return (need * 65 / 64 + 127) / 64 * 64;
 }

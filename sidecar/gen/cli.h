@@ -5,8 +5,10 @@
  * into struct gen_cli the same way by both.
  *
  * Contract: gen_cli_option() takes one result of getopt_long() over a
- * table GEN_CLI_LONGOPTS() declares; it prints only a bad --pad-to's error,
- * on stderr, under @prog.  -h is the caller's (its own usage text).
+ * table GEN_CLI_LONGOPTS() declares; it prints only the errors of a bad
+ * --pad-to and of --pad-to with --headroom, on stderr, under @prog.  -h
+ * is the caller's (its own usage text).  gen_cli_pad_to() is the section
+ * size the options ask of an asm note.
  */
 #ifndef KMS_GEN_CLI_H
 #define KMS_GEN_CLI_H
@@ -21,6 +23,7 @@ struct gen_cli {
 	struct kms_gen_options opts;
 	const char *output;	/* -o */
 	size_t pad_to;		/* --pad-to, 0: none */
+	bool headroom;		/* --headroom */
 	bool verify;		/* --verify */
 };
 
@@ -37,6 +40,7 @@ struct gen_cli {
 		{ "output", required_argument, NULL, 'o' },		\
 		{ "all-classes", no_argument, NULL, 'A' },		\
 		{ "pad-to", required_argument, NULL, 'P' },		\
+		{ "headroom", no_argument, NULL, 'H' },			\
 		{ "verify", no_argument, NULL, 'v' },			\
 		{ "quiet", no_argument, NULL, 'q' },			\
 		{ "help", no_argument, NULL, 'h' },			\
@@ -52,5 +56,14 @@ struct gen_cli {
  * argument is bad.
  */
 int gen_cli_option(int c, struct gen_cli *cli, const char *prog);
+
+/*
+ * The size to pad the asm note of a blob of @size bytes to: --pad-to's,
+ * or with --headroom the note's own size with 1/64 more and at least 64
+ * bytes more, a multiple of 64 (kbuild's first link: the later links'
+ * tables, a few bytes longer or shorter, fit in the same section); 0:
+ * unpadded.
+ */
+size_t gen_cli_pad_to(const struct gen_cli *cli, size_t size);
 
 #endif /* KMS_GEN_CLI_H */

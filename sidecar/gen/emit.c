@@ -160,10 +160,15 @@ static struct kms_error *asm_note(FILE *f, const char *path,
 	return NULL;
 }
 
+size_t kms_asm_note_size(size_t size)
+{
+	return 24 + ((size + 3) & ~(size_t)3);
+}
+
 struct kms_error *kms_emit_asm(const char *path, const void *blob,
 			       size_t size, size_t pad_to)
 {
-	size_t need = 24 + ((size + 3) & ~(size_t)3);
+	size_t need = kms_asm_note_size(size);
 	struct kms_error *err;
 	char *tmp;
 	FILE *f;

@@ -24,6 +24,9 @@
 struct kms_error *kms_emit_asm(const char *path, const void *blob,
 			       size_t size, size_t pad_to);
 
+/* The size of kms_emit_asm()'s section for a blob of @size bytes, unpadded. */
+size_t kms_asm_note_size(size_t size);
+
 /* A sidecar file: the note record alone. */
 struct kms_error *kms_emit_sidecar(const char *path, const void *blob,
 				   size_t size);

@@ -20,8 +20,8 @@
 #define PROG "kallmodsyms"
 
 static const char usage_text[] =
-	"usage: " PROG " [-q] [--all-classes] [--pad-to SIZE] -b DIR -m MAP\n"
-	"                   -o OUTPUT.S VMLINUX\n"
+	"usage: " PROG " [-q] [--all-classes] [--pad-to SIZE | --headroom]\n"
+	"                   -b DIR -m MAP -o OUTPUT.S VMLINUX\n"
 	"       " PROG " [-q] [--all-classes] -b DIR -m MAP --verify VMLINUX\n"
 	"\n"
 	"Write the kallmodsyms note of a linked VMLINUX as assembler source\n"
@@ -34,6 +34,9 @@ static const char usage_text[] =
 	"      --all-classes     every section kallsyms lists symbols in, not\n"
 	"                        text alone (CONFIG_KALLSYMS_ALL)\n"
 	"      --pad-to SIZE     make the note section SIZE bytes\n"
+	"      --headroom        make it 1/64 larger than it needs, at least 64\n"
+	"                        bytes more, a multiple of 64 (the first link:\n"
+	"                        later links --pad-to its size)\n"
 	"      --verify          write nothing; fail unless the note linked into\n"
 	"                        VMLINUX holds exactly the tables VMLINUX and its\n"
 	"                        maps give\n"
@@ -84,7 +87,8 @@ int main(int argc, char **argv)
 	if (!err && cli.verify)
 		err = kms_verify_linked(cli.opts.vmlinux, blob, size);
 	else if (!err)
-		err = kms_emit_asm(cli.output, blob, size, cli.pad_to);
+		err = kms_emit_asm(cli.output, blob, size,
+				   gen_cli_pad_to(&cli, size));
 	free(blob);
 	if (err) {
 		kms_error_report(PROG, err);

@@ -78,6 +78,8 @@ static const char usage_text[] =
 	"                        units' variables lie (data without one,\n"
 	"                        such as string literals, is nobody's)\n"
 	"      --pad-to SIZE     asm: make the note section SIZE bytes\n"
+	"      --headroom        asm: make it 1/64 larger than it needs, at\n"
+	"                        least 64 bytes more, a multiple of 64\n"
 	"      --verify          write nothing; check that the note linked into\n"
 	"                        VMLINUX holds exactly the tables VMLINUX and its\n"
 	"                        maps give (exit 1 if not)\n"
@@ -246,7 +248,8 @@ static struct kms_error *write_blob(const struct cli *cli, const void *blob,
 	if (cli->c.verify)
 		return kms_verify_linked(vmlinux, blob, size);
 	if (!strcmp(cli->format, "asm"))
-		return kms_emit_asm(cli->c.output, blob, size, cli->c.pad_to);
+		return kms_emit_asm(cli->c.output, blob, size,
+				    gen_cli_pad_to(&cli->c, size));
 	if (!strcmp(cli->format, "sidecar"))
 		return kms_emit_sidecar(cli->c.output, blob, size);
 	return kms_emit_append(vmlinux, cli->c.output ? cli->c.output : vmlinux,

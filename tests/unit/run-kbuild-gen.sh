@@ -18,7 +18,7 @@ kbuild_gen() { $KMS_WRAP "$KMS_BUILD/kallmodsyms-kbuild" "$@"; }
 same() {
 	local fx=$1 name=$2 classes pad
 	for classes in "" --all-classes; do
-		for pad in "" "--pad-to 8192"; do
+		for pad in "" "--pad-to 8192" --headroom; do
 			# shellcheck disable=SC2086
 			kms_gen -q $classes -f asm $pad -b "$fx" -m "$fx/vmlinux.map" \
 				-o "$tmp/gen.S" "$fx/vmlinux" ||

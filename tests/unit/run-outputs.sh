@@ -110,6 +110,19 @@ testrun_error_match 1 "kallmodsyms-gen: small.S: the note needs [0-9]+ bytes, mo
 	kms_gen -q -f asm --pad-to 64 -o small.S "$fx/vmlinux"
 assert_absent small.S
 
+# --headroom, kbuild's first link: the note (24 bytes of header and name,
+# the 521-byte descriptor rounded up to 524: 548) with 1/64 more and at
+# least 64 more, a multiple of 64: (548 * 65 / 64 + 127) / 64 * 64 = 640.
+# The later links --pad-to that size.
+kms_gen -q -f asm --headroom -o room.S "$fx/vmlinux" || fail "--headroom"
+as -o room.o room.S || fail "assembling room.S"
+testrun_compare sh -c "readelf -SW room.o | grep -o '\.note\.kallmodsyms *NOTE.*'" <<'EOF'
+.note.kallmodsyms NOTE            0000000000000000 000040 000280 00   A  0   0  4
+EOF
+testrun_error 2 "kallmodsyms-gen: --pad-to or --headroom, not both" \
+	kms_gen -q -f asm --headroom --pad-to 1024 -o room2.S "$fx/vmlinux"
+assert_absent room2.S
+
 # (b) Appended to a copy of vmlinux: the loaded bytes are unchanged, the
 # note is a non-allocated section, and a second append replaces it.
 kms_gen -q -f append -o appended "$fx/vmlinux" || fail "append"

@@ -46,23 +46,6 @@ static void die(const char *msg)
 	exit(2);
 }
 
-static unsigned char *slurp(const char *path, size_t *size)
-{
-	FILE *f = fopen(path, "rb");
-	unsigned char *buf;
-	long n;
-
-	if (!f || fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 ||
-	    fseek(f, 0, SEEK_SET))
-		die("cannot read input");
-	buf = malloc(n ? n : 1);
-	if (!buf || fread(buf, 1, n, f) != (size_t)n)
-		die("cannot read input");
-	fclose(f);
-	*size = n;
-	return buf;
-}
-
 /*
  * Store the range columns of the edited image @img (FORMAT.md 3.8) by the
  * layout of @orig, the input's restored image of the same size: the
@@ -120,174 +103,220 @@ static unsigned long image_offset(const unsigned char *img, const char *spec,
 	return strtoul(spec, end, 0);
 }
 
-int main(int argc, char **argv)
-{
-	unsigned char *file, *blob, *img, *orig, *out;
-	size_t file_size, blob_size, img_size, out_size;
-	uint32_t payload_size, paths_size, init_size, frames_size;
-	const void *desc;
-	size_t desc_size, cap;
-	struct kms_error *err;
-	int i, raw = 0, image_edited = 0, fixsize = 0;
-	long truncate_to = 0x7fffffff, pad = 0, tailxor = 0;
-	FILE *f;
+/* The note being mutated: its blob, and its image restored. */
+struct mutant {
+	unsigned char *blob;		/* header and frames, no padding */
+	size_t blob_size;
+	uint32_t payload_size, paths_size, init_size;
+	unsigned char *img, *orig;	/* the image, edited and as read */
+	size_t img_size;
+};
 
-	if (argc < 3)
-		die("usage: kms-mutate IN OUT EDIT...");
-	file = slurp(argv[1], &file_size);
-	err = kms_note_find(file, file_size, argv[1], &desc, &desc_size);
-	if (err || !desc)
+/* What the edits after the header and image edits ask for. */
+struct finish {
+	long truncate_to, pad, tailxor;
+	int fixsize, raw;
+};
+
+/*
+ * Read the note record in @path into @m: the header and the frames (the
+ * input's padding, --pad-to's, dropped), and the image restored twice.
+ */
+static void read_input(const char *path, struct mutant *m)
+{
+	const unsigned char *desc;
+	const void *d;
+	size_t file_size, desc_size;
+	char *file;
+
+	if (kms_read_file(path, 0, &file, &file_size) ||
+	    kms_note_find(file, file_size, path, &d, &desc_size) || !d)
 		die("input is not a kallmodsyms note");
-	/*
-	 * The header and the frames; the input's padding (--pad-to) is
-	 * dropped.
-	 */
+	desc = d;
 	if (desc_size < KMS_HEADER_SIZE)
 		die("input has a bad header");
-	payload_size = kms_get_le32((const unsigned char *)desc +
-				    KMS_HDR_PAYLOAD_SIZE);
-	paths_size = kms_get_le32((const unsigned char *)desc +
-				  KMS_HDR_PATHS_SIZE);
-	init_size = kms_get_le32((const unsigned char *)desc +
-				 KMS_HDR_INIT_PATHS_SIZE);
-	frames_size = paths_size + init_size;
-	if ((uint64_t)payload_size + paths_size + init_size >
+	m->payload_size = kms_get_le32(desc + KMS_HDR_PAYLOAD_SIZE);
+	m->paths_size = kms_get_le32(desc + KMS_HDR_PATHS_SIZE);
+	m->init_size = kms_get_le32(desc + KMS_HDR_INIT_PATHS_SIZE);
+	if ((uint64_t)m->payload_size + m->paths_size + m->init_size >
 	    desc_size - KMS_HEADER_SIZE)
 		die("input has a bad header");
-	blob_size = KMS_HEADER_SIZE + payload_size + frames_size;
-	blob = malloc(blob_size);
-	if (!blob)
+	m->blob_size = KMS_HEADER_SIZE + m->payload_size + m->paths_size +
+		       m->init_size;
+	m->blob = malloc(m->blob_size);
+	m->img_size = kms_get_le32(desc + KMS_HDR_IMAGE_SIZE);
+	m->img = malloc(m->img_size);
+	m->orig = malloc(m->img_size);
+	if (!m->blob || !m->img || !m->orig)
 		die("out of memory");
-	memcpy(blob, desc, blob_size);
-
-	img_size = kms_get_le32(blob + KMS_HDR_IMAGE_SIZE);
-	img = malloc(img_size);
-	if (ZSTD_decompress(img, img_size, blob + KMS_HEADER_SIZE,
-			    payload_size) != img_size)
+	memcpy(m->blob, desc, m->blob_size);
+	free(file);
+	if (ZSTD_decompress(m->img, m->img_size, m->blob + KMS_HEADER_SIZE,
+			    m->payload_size) != m->img_size)
 		die("input does not decompress");
-	if (kms_image_restore(img, img_size))
+	if (kms_image_restore(m->img, m->img_size))
 		die("input's image does not restore");
-	orig = malloc(img_size);
-	if (!orig)
-		die("out of memory");
-	memcpy(orig, img, img_size);
+	memcpy(m->orig, m->img, m->img_size);
+}
 
-	for (i = 3; i < argc; i++) {
-		unsigned long off, val;
+/* img:OFF=VAL or imgbyte:OFF=VAL (@byte) at @spec, the text after "img:". */
+static void edit_image(struct mutant *m, const char *spec, int byte)
+{
+	unsigned long off, val;
+	char *end;
 
-		if (!strcmp(argv[i], "raw")) {
-			raw = 1;
-		} else if (sscanf(argv[i], "truncate=%li", &truncate_to) == 1 ||
-			   sscanf(argv[i], "pad=%li", &pad) == 1 ||
-			   sscanf(argv[i], "tailxor=%li", &tailxor) == 1) {
-			continue;
-		} else if (!strcmp(argv[i], "fixsize")) {
-			fixsize = 1;
-		} else if (!strncmp(argv[i], "img:", 4) ||
-			   !strncmp(argv[i], "imgbyte:", 8)) {
-			int byte = argv[i][3] == 'b';
-			char *end;
+	off = image_offset(m->img, spec, &end);
+	if (*end != '=')
+		die("bad image edit");
+	val = strtoul(end + 1, NULL, 0);
+	if (off + (byte ? 1 : 4) > m->img_size)
+		die("image offset out of range");
+	if (byte)
+		m->img[off] = val;
+	else
+		kms_put_le32(m->img + off, val);
+}
 
-			off = image_offset(img, strchr(argv[i], ':') + 1, &end);
-			if (*end != '=')
-				die("bad image edit");
-			val = strtoul(end + 1, NULL, 0);
-			if (off + (byte ? 1 : 4) > img_size)
-				die("image offset out of range");
-			if (byte)
-				img[off] = val;
-			else
-				kms_put_le32(img + off, val);
-			image_edited = 1;
-		} else if (sscanf(argv[i], "hdr16:%li=%li", (long *)&off,
-				  (long *)&val) == 2) {
-			if (off + 2 > KMS_HEADER_SIZE)
-				die("header offset out of range");
-			blob[off] = val;
-			blob[off + 1] = val >> 8;
-		} else if (sscanf(argv[i], "hdr:%li=%li", (long *)&off,
-				  (long *)&val) == 2) {
-			if (off + 4 > KMS_HEADER_SIZE)
-				die("header offset out of range");
-			kms_put_le32(blob + off, val);
-		} else {
-			die("unknown edit");
-		}
-	}
-
-	if (image_edited) {
-		ZSTD_CCtx *cctx = ZSTD_createCCtx();
-		unsigned char *nb;
-		size_t csize;
-
-		store_as(img, orig, img_size);
-		cap = ZSTD_compressBound(img_size);
-		nb = malloc(KMS_HEADER_SIZE + cap + frames_size);
-		if (!cctx || !nb)
-			die("out of memory");
-		memcpy(nb, blob, KMS_HEADER_SIZE);
-		ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel,
-				       KMS_ZSTD_LEVEL);
-		ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 1);
-#ifdef ZSTD_c_useBlockSplitter
-		/* As the writer compresses: an edited note fits its room. */
-		ZSTD_CCtx_setParameter(cctx, ZSTD_c_useBlockSplitter,
-				       ZSTD_ps_enable);
-#endif
-		csize = ZSTD_compress2(cctx, nb + KMS_HEADER_SIZE, cap, img,
-				       img_size);
-		ZSTD_freeCCtx(cctx);
-		if (ZSTD_isError(csize))
-			die("cannot compress");
-		kms_put_le32(nb + KMS_HDR_PAYLOAD_SIZE, csize);
-		/* The paths frames as they were, after the new image frame. */
-		memcpy(nb + KMS_HEADER_SIZE + csize,
-		       blob + KMS_HEADER_SIZE + payload_size, frames_size);
-		free(blob);
-		blob = nb;
-		payload_size = csize;
-		blob_size = KMS_HEADER_SIZE + csize + frames_size;
-	}
-	if (truncate_to < 0 && (size_t)-truncate_to < blob_size)
-		blob_size -= -truncate_to;
-	else if (truncate_to >= 0 && (size_t)truncate_to < blob_size)
-		blob_size = truncate_to;
-	if (fixsize && init_size &&
-	    blob_size >= KMS_HEADER_SIZE + payload_size + paths_size)
-		kms_put_le32(blob + KMS_HDR_INIT_PATHS_SIZE, blob_size -
-			     KMS_HEADER_SIZE - payload_size - paths_size);
-	else if (fixsize && blob_size >= KMS_HEADER_SIZE + payload_size)
-		kms_put_le32(blob + KMS_HDR_PATHS_SIZE,
-			     blob_size - KMS_HEADER_SIZE - payload_size);
-
-	if (pad > 0) {
-		blob = realloc(blob, blob_size + pad);
-		if (!blob)
-			die("out of memory");
-		memset(blob + blob_size, 0, pad);
-		blob_size += pad;
-	}
-	if (tailxor && blob_size)
-		blob[blob_size - 1] ^= tailxor;
-
-	if (raw) {
-		out = blob;
-		out_size = blob_size;
+/* hdr:OFF=VAL or hdr16:OFF=VAL (@width 4 or 2). */
+static void edit_header(struct mutant *m, unsigned long off,
+			unsigned long val, unsigned int width)
+{
+	if (off + width > KMS_HEADER_SIZE)
+		die("header offset out of range");
+	if (width == 2) {
+		m->blob[off] = val;
+		m->blob[off + 1] = val >> 8;
 	} else {
-		void *note;
+		kms_put_le32(m->blob + off, val);
+	}
+}
 
-		if (kms_note_wrap(blob, blob_size, 0, &note, &out_size))
+/*
+ * Apply @edit to @m, or note it in @fin for later: 1 if it was an image
+ * edit (the image is then compressed again).
+ */
+static int apply_edit(struct mutant *m, struct finish *fin, const char *edit)
+{
+	long off, val;
+
+	if (!strncmp(edit, "img:", 4) || !strncmp(edit, "imgbyte:", 8)) {
+		edit_image(m, strchr(edit, ':') + 1, edit[3] == 'b');
+		return 1;
+	}
+	if (!strcmp(edit, "raw"))
+		fin->raw = 1;
+	else if (!strcmp(edit, "fixsize"))
+		fin->fixsize = 1;
+	else if (sscanf(edit, "hdr16:%li=%li", &off, &val) == 2)
+		edit_header(m, off, val, 2);
+	else if (sscanf(edit, "hdr:%li=%li", &off, &val) == 2)
+		edit_header(m, off, val, 4);
+	else if (sscanf(edit, "truncate=%li", &fin->truncate_to) != 1 &&
+		 sscanf(edit, "pad=%li", &fin->pad) != 1 &&
+		 sscanf(edit, "tailxor=%li", &fin->tailxor) != 1)
+		die("unknown edit");
+	return 0;
+}
+
+/*
+ * The edited image stored and compressed again as the writer compresses
+ * (so an edited note fits its room), in a new blob with the input's
+ * header and paths frames.
+ */
+static void recompress(struct mutant *m)
+{
+	size_t frames_size = m->paths_size + m->init_size;
+	size_t cap = ZSTD_compressBound(m->img_size), csize;
+	ZSTD_CCtx *cctx = ZSTD_createCCtx();
+	unsigned char *nb = malloc(KMS_HEADER_SIZE + cap + frames_size);
+
+	if (!cctx || !nb)
+		die("out of memory");
+	store_as(m->img, m->orig, m->img_size);
+	memcpy(nb, m->blob, KMS_HEADER_SIZE);
+	ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, KMS_ZSTD_LEVEL);
+	ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 1);
+#ifdef ZSTD_c_useBlockSplitter
+	ZSTD_CCtx_setParameter(cctx, ZSTD_c_useBlockSplitter, ZSTD_ps_enable);
+#endif
+	csize = ZSTD_compress2(cctx, nb + KMS_HEADER_SIZE, cap, m->img,
+			       m->img_size);
+	ZSTD_freeCCtx(cctx);
+	if (ZSTD_isError(csize))
+		die("cannot compress");
+	kms_put_le32(nb + KMS_HDR_PAYLOAD_SIZE, csize);
+	memcpy(nb + KMS_HEADER_SIZE + csize,
+	       m->blob + KMS_HEADER_SIZE + m->payload_size, frames_size);
+	free(m->blob);
+	m->blob = nb;
+	m->payload_size = csize;
+	m->blob_size = KMS_HEADER_SIZE + csize + frames_size;
+}
+
+/* truncate=, then fixsize, then pad=, then tailxor=. */
+static void finish_blob(struct mutant *m, const struct finish *fin)
+{
+	size_t before_init = KMS_HEADER_SIZE + m->payload_size + m->paths_size;
+	size_t before_paths = KMS_HEADER_SIZE + m->payload_size;
+
+	if (fin->truncate_to < 0 && (size_t)-fin->truncate_to < m->blob_size)
+		m->blob_size -= -fin->truncate_to;
+	else if (fin->truncate_to >= 0 &&
+		 (size_t)fin->truncate_to < m->blob_size)
+		m->blob_size = fin->truncate_to;
+	if (fin->fixsize && m->init_size && m->blob_size >= before_init)
+		kms_put_le32(m->blob + KMS_HDR_INIT_PATHS_SIZE,
+			     m->blob_size - before_init);
+	else if (fin->fixsize && m->blob_size >= before_paths)
+		kms_put_le32(m->blob + KMS_HDR_PATHS_SIZE,
+			     m->blob_size - before_paths);
+	if (fin->pad > 0) {
+		m->blob = realloc(m->blob, m->blob_size + fin->pad);
+		if (!m->blob)
+			die("out of memory");
+		memset(m->blob + m->blob_size, 0, fin->pad);
+		m->blob_size += fin->pad;
+	}
+	if (fin->tailxor && m->blob_size)
+		m->blob[m->blob_size - 1] ^= fin->tailxor;
+}
+
+/* The blob to @path, bare (@raw) or as a note record. */
+static void write_output(const char *path, const struct mutant *m, int raw)
+{
+	void *note = NULL;
+	const void *out = m->blob;
+	size_t out_size = m->blob_size;
+	FILE *f;
+
+	if (!raw) {
+		if (kms_note_wrap(m->blob, m->blob_size, 0, &note, &out_size))
 			die("cannot wrap");
 		out = note;
 	}
-	f = fopen(argv[2], "wb");
+	f = fopen(path, "wb");
 	if (!f || fwrite(out, 1, out_size, f) != out_size || fclose(f))
 		die("cannot write output");
-	if (out != blob)
-		free(out);
-	free(blob);
-	free(img);
-	free(orig);
-	free(file);
+	free(note);
+}
+
+int main(int argc, char **argv)
+{
+	struct finish fin = { .truncate_to = 0x7fffffff };
+	struct mutant m;
+	int i, image_edited = 0;
+
+	if (argc < 3)
+		die("usage: kms-mutate IN OUT EDIT...");
+	read_input(argv[1], &m);
+	for (i = 3; i < argc; i++)
+		image_edited |= apply_edit(&m, &fin, argv[i]);
+	if (image_edited)
+		recompress(&m);
+	finish_blob(&m, &fin);
+	write_output(argv[2], &m, fin.raw);
+	free(m.blob);
+	free(m.img);
+	free(m.orig);
 	return 0;
 }

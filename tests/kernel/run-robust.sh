@@ -65,7 +65,7 @@ while IFS='|' read -r what message edits; do
 	rm -f "vmlinux.$what"
 done <<EOF
 magic|bad note header|hdr:0=0x58585858
-reserved|bad note header|hdr:20=0x12345678
+paths-size|bad note header|hdr:20=0x12345678
 padding|bad note header|pad=8 tailxor=1
 checksum|init paths frame does not decompress|tailxor=1
 truncated|init paths are not one zstd frame of 12 bytes to 64 MiB with a checksum|truncate=-64 fixsize

@@ -129,8 +129,9 @@ static void read_input(const char *path, struct mutant *m)
 	size_t file_size, desc_size;
 	char *file;
 
-	if (kms_read_file(path, 0, &file, &file_size) ||
-	    kms_note_find(file, file_size, path, &d, &desc_size) || !d)
+	if (kms_read_file(path, 0, &file, &file_size))
+		die("cannot read input");
+	if (kms_note_find(file, file_size, path, &d, &desc_size) || !d)
 		die("input is not a kallmodsyms note");
 	desc = d;
 	if (desc_size < KMS_HEADER_SIZE)

@@ -119,6 +119,29 @@ static struct kms_error *check_header(const unsigned char *hdr, size_t size,
 }
 
 /*
+ * The content size the zstd frame of @size bytes at @frame declares, or
+ * ZSTD_CONTENTSIZE_UNKNOWN, into @ret.  A skippable frame (RFC 8878
+ * 3.1.2, magic 0x184D2A5?) is refused here by name: libzstd reports its
+ * content size as 0, which would read as a frame of the wrong size.
+ */
+static struct kms_error *frame_content_size(const char *origin,
+					    const char *what,
+					    const unsigned char *frame,
+					    size_t size,
+					    unsigned long long *ret)
+{
+	if (size >= 4 && (kms_get_le32(frame) & 0xfffffff0) == 0x184d2a50)
+		return kms_error_path(KMS_ERR_BAD_FRAME, origin,
+				      "note: %s is a skippable frame, not a zstd frame",
+				      what);
+	*ret = ZSTD_getFrameContentSize(frame, size);
+	if (*ret == ZSTD_CONTENTSIZE_ERROR)
+		return kms_error_path(KMS_ERR_BAD_FRAME, origin,
+				      "note: %s is not a zstd frame", what);
+	return NULL;
+}
+
+/*
  * Decompress the one zstd frame of @size bytes at @frame into @out, of
  * @out_size bytes; @what names the frame: "payload" (the image's), "paths
  * frame", "init paths frame".
@@ -128,12 +151,12 @@ static struct kms_error *decompress(const char *origin, const char *what,
 				    unsigned char *out, size_t out_size)
 {
 	unsigned long long content;
+	struct kms_error *err;
 	size_t got;
 
-	content = ZSTD_getFrameContentSize(frame, size);
-	if (content == ZSTD_CONTENTSIZE_ERROR)
-		return kms_error_path(KMS_ERR_BAD_FRAME, origin,
-				      "note: %s is not a zstd frame", what);
+	err = frame_content_size(origin, what, frame, size, &content);
+	if (err)
+		return err;
 	if (content != out_size)
 		return kms_error_path(KMS_ERR_BAD_FRAME, origin,
 				      "note: %s: zstd frame does not declare the size %zu",
@@ -179,11 +202,12 @@ static struct kms_error *declared_size(const char *origin, const char *what,
 				       const unsigned char *frame, size_t size,
 				       size_t *ret)
 {
-	unsigned long long content = ZSTD_getFrameContentSize(frame, size);
+	unsigned long long content;
+	struct kms_error *err;
 
-	if (content == ZSTD_CONTENTSIZE_ERROR)
-		return kms_error_path(KMS_ERR_BAD_FRAME, origin,
-				      "note: %s is not a zstd frame", what);
+	err = frame_content_size(origin, what, frame, size, &content);
+	if (err)
+		return err;
 	if (content == ZSTD_CONTENTSIZE_UNKNOWN)
 		return kms_error_path(KMS_ERR_BAD_FRAME, origin,
 				      "note: %s: zstd frame does not declare its size",

@@ -54,9 +54,10 @@ int gen_cli_option(int c, struct gen_cli *cli, const char *prog)
 
 size_t gen_cli_pad_to(const struct gen_cli *cli, size_t size)
 {
-	size_t need = kms_asm_note_size(size);
+	size_t need;
 
 	if (!cli->headroom)
 		return cli->pad_to;
+	need = kms_asm_note_size(size);
 	return (need * 65 / 64 + 127) / 64 * 64;
 }

@@ -16,6 +16,9 @@
 # profile), the build-id cache must hold a copy of /proc/kallmodsyms
 # beside kallsyms, and perf on this host, given the profile and that
 # cache only (another machine, another kernel), must show the same rows.
+# 'perf record --kcore' must copy /proc/kallmodsyms into the profile's
+# kcore_dir, and its report show the same module lists from there (and,
+# the copy removed, no [ext4] row).
 # Then the fixture (kernel-patches/6.12-fixture, built into small-bpf):
 # a kprobe event on each of kms_sample_c's three kms_sample_show()s,
 # hit by writes to its run parameter, reported with --kallsyms=
@@ -38,7 +41,7 @@
 	{ echo "no linux-source-6.12 tarball (Debian: linux-source-6.12)"; exit 77; }
 command -v mke2fs > /dev/null || { echo "mke2fs (e2fsprogs) is not installed"; exit 77; }
 need_kernel small-bpf
-need_config PERF_EVENTS KALLMODSYMS EXT4_FS BLK_DEV_LOOP
+need_config PERF_EVENTS KALLMODSYMS EXT4_FS BLK_DEV_LOOP PROC_KCORE
 mapfile -t series < <(sed "s|^|$top/tracers/perf/|" "$top/tracers/perf/series")
 perfdir=$("$tests_dir/tracers/build-perf.sh" "${series[@]}") || { fail "perf build"; exit 1; }
 cd "$tmp" || exit 1
@@ -90,6 +93,26 @@ for d in /root/.debug/\[kernel.kallsyms\]/*/; do
 	ls "$d"
 	cmp "$d/kallmodsyms" /proc/kallmodsyms && echo "kallmodsyms: same"
 done
+# --kcore: the data directory's kcore_dir gets a copy of /proc/kallmodsyms
+# beside its kallsyms, which 'perf report' then reads; without it (the
+# control) the same profile has no module lists.
+# shellcheck disable=SC2016 # the workload's shell expands them
+perf record -q --kcore -a -e cpu-clock -F 1000 -o /tmp/kcore.data -- sh -c '
+	for r in 1 2 3; do
+		i=0
+		while [ $i -lt 200 ]; do echo $i > /mnt/f$i; i=$((i + 1)); done
+		sync; rm /mnt/f*; sync
+	done' > /tmp/record.err 2>&1
+echo "@@@ kcore-record.status"
+echo "exit $?"
+cat /tmp/record.err
+echo "@@@ kcore"
+ls /tmp/kcore.data/kcore_dir
+cmp /tmp/kcore.data/kcore_dir/kallmodsyms /proc/kallmodsyms && echo "kallmodsyms: same"
+report report-kcore -i /tmp/kcore.data --sort builtin_mod,sym
+cp -r /tmp/kcore.data /tmp/control.data
+rm /tmp/control.data/kcore_dir/kallmodsyms
+report report-kcore-control -i /tmp/control.data --sort builtin_mod,sym
 echo "@@@ shell-test"
 sh /bin/builtin_mod.sh 2>&1
 echo "@@@ shell-test.status"
@@ -135,7 +158,8 @@ qemu_mem=1G boot "$(boot_image)" initrd.gz out || { fail "boot"; exit 1; }
 rows() {
 	sed -n 's/^ *[0-9.]*% *\(.*[^ ]\) *\[k\] \([^ ]*\) *$/\2\t\1/p' "$1" | sort -u
 }
-for s in record report-builtin_mod,sym report-builtin_mod shell-test; do
+for s in record report-builtin_mod,sym report-builtin_mod kcore-record report-kcore \
+	report-kcore-control shell-test; do
 	grep -qx 'exit 0' "out/$s.status" || fail "$s: $(head -n 5 "out/$s.status")"
 done
 rows out/report-builtin_mod,sym > rows
@@ -154,6 +178,21 @@ ext4=$(gawk -F '\t' '$3 == "[ext4]"' checked | wc -l)
 grep -q '%  *\[ext4\] *$' out/report-builtin_mod || fail "perf report --sort builtin_mod: no [ext4] row"
 grep -qx 'kallmodsyms: same' out/cache ||
 	fail "the build-id cache has no copy of /proc/kallmodsyms: $(head -n 5 out/cache)"
+
+# --kcore: the same check on the rows of the profile perf reported from
+# its kcore_dir, and none of ext4's rows without the copy there.
+grep -qx 'kallmodsyms: same' out/kcore ||
+	fail "perf record --kcore left no copy of /proc/kallmodsyms: $(head -n 5 out/kcore)"
+rows out/report-kcore > kcore-rows
+gawk -F '\t' 'NR == FNR { v[$1] = $2; next } $1 in v { print $1 "\t" $2 "\t" v[$1] }' \
+	listed kcore-rows > kcore-checked
+gawk -F '\t' '$2 != $3 { print "row " $1 " shows " $2 ", listed " $3 }' kcore-checked > wrong
+[ ! -s wrong ] || fail "perf report of the --kcore profile: $(head -n 5 wrong)"
+kcore_ext4=$(gawk -F '\t' '$3 == "[ext4]"' kcore-checked | wc -l)
+[ "$kcore_ext4" -gt 0 ] ||
+	fail "no row of an ext4 function in the --kcore profile: $(head -n 5 kcore-rows)"
+! grep -q '\[ext4\] *\[k\]' out/report-kcore-control ||
+	fail "the --kcore profile without kcore_dir/kallmodsyms still has [ext4] rows"
 
 # Another machine: this host's kernel is not the guest's, so perf reads
 # the kernel's symbols, and the module lists, from the guest's cache.
@@ -208,5 +247,6 @@ echo "the fixture, from /proc/kallsyms and /proc/kallmodsyms (no vmlinux):"
 grep 'kms_sample_show' out/fixture-report
 echo "perf: $(wc -l < checked) kernel rows agree with /proc/kallmodsyms, $ext4 of ext4's functions;" \
 	"the fixture's three kms_sample_show ($(cut -f6 fixture-checked | sed 's/.*{//; s/}$//' | sort | paste -sd ' '))" \
-	"three rows; $(tail -n 1 out/shell-test)"
+	"three rows; --kcore: $(wc -l < kcore-checked) rows agree, $kcore_ext4 of ext4's;" \
+	"$(tail -n 1 out/shell-test)"
 finish

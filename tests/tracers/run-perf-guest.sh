@@ -61,13 +61,17 @@ mkdir -p /mnt
 mount -t ext4 -o loop /ext4.img /mnt
 echo "@@@ kallmodsyms"
 cat /proc/kallmodsyms
-# shellcheck disable=SC2016 # the workload's shell expands them
-perf record -q -a -e cpu-clock -F 1000 -o /tmp/perf.data -- sh -c '
-	for r in 1 2 3; do
-		i=0
-		while [ $i -lt 200 ]; do echo $i > /mnt/f$i; i=$((i + 1)); done
-		sync; ls -l /mnt > /dev/null; rm /mnt/f*; sync
-	done' > /tmp/record.err 2>&1
+# The profiles' workload: files written to, listed and removed from the
+# ext4 image.
+cat > /tmp/write-files.sh <<'WORK'
+for r in 1 2 3; do
+	i=0
+	while [ $i -lt 200 ]; do echo $i > /mnt/f$i; i=$((i + 1)); done
+	sync; ls -l /mnt > /dev/null; rm /mnt/f*; sync
+done
+WORK
+perf record -q -a -e cpu-clock -F 1000 -o /tmp/perf.data -- sh /tmp/write-files.sh \
+	> /tmp/record.err 2>&1
 echo "@@@ record.status"
 echo "exit $?"
 cat /tmp/record.err
@@ -96,13 +100,8 @@ done
 # --kcore: the data directory's kcore_dir gets a copy of /proc/kallmodsyms
 # beside its kallsyms, which 'perf report' then reads; without it (the
 # control) the same profile has no module lists.
-# shellcheck disable=SC2016 # the workload's shell expands them
-perf record -q --kcore -a -e cpu-clock -F 1000 -o /tmp/kcore.data -- sh -c '
-	for r in 1 2 3; do
-		i=0
-		while [ $i -lt 200 ]; do echo $i > /mnt/f$i; i=$((i + 1)); done
-		sync; rm /mnt/f*; sync
-	done' > /tmp/record.err 2>&1
+perf record -q --kcore -a -e cpu-clock -F 1000 -o /tmp/kcore.data -- sh /tmp/write-files.sh \
+	> /tmp/record.err 2>&1
 echo "@@@ kcore-record.status"
 echo "exit $?"
 cat /tmp/record.err
@@ -162,19 +161,31 @@ for s in record report-builtin_mod,sym report-builtin_mod kcore-record report-kc
 	report-kcore-control shell-test; do
 	grep -qx 'exit 0' "out/$s.status" || fail "$s: $(head -n 5 "out/$s.status")"
 done
-rows out/report-builtin_mod,sym > rows
 # Each name /proc/kallmodsyms lists once: its module list, else the
 # kernel's DSO name.
 gawk -F '\t' '{
 	split($1, f, " "); m = $2; sub(/ *\{[^}]*\}$/, "", m)
 	v[f[3]] = m == "" ? "[kernel.kallsyms]" : m; n[f[3]]++
 } END { for (s in v) if (n[s] == 1) print s "\t" v[s] }' out/kallmodsyms > listed
-gawk -F '\t' 'NR == FNR { v[$1] = $2; next } $1 in v { print $1 "\t" $2 "\t" v[$1] }' \
-	listed rows > checked
-gawk -F '\t' '$2 != $3 { print "row " $1 " shows " $2 ", listed " $3 }' checked > wrong
-[ ! -s wrong ] || fail "perf report --sort builtin_mod,sym: $(head -n 5 wrong)"
-ext4=$(gawk -F '\t' '$3 == "[ext4]"' checked | wc -l)
-[ "$ext4" -gt 0 ] || fail "no row of an ext4 function in the profile: $(head -n 5 rows)"
+# check_rows REPORT PREFIX WHAT: REPORT's kernel rows into PREFIXrows,
+# those of a name listed once held to the list ("SYMBOL<TAB>ROW'S
+# MODULES<TAB>LISTED") into PREFIXchecked; a failure for each row that
+# shows another module list, and for a profile (WHAT) with no row of an
+# ext4 function; how many rows of ext4's functions it has into ext4_rows.
+# (Not in a $(...): fail must count in this shell.)
+check_rows() {
+	rows "$1" > "${2}rows"
+	gawk -F '\t' 'NR == FNR { v[$1] = $2; next } $1 in v { print $1 "\t" $2 "\t" v[$1] }' \
+		listed "${2}rows" > "${2}checked"
+	gawk -F '\t' '$2 != $3 { print "row " $1 " shows " $2 ", listed " $3 }' \
+		"${2}checked" > "${2}wrong"
+	[ ! -s "${2}wrong" ] || fail "perf report of $3: $(head -n 5 "${2}wrong")"
+	ext4_rows=$(gawk -F '\t' '$3 == "[ext4]"' "${2}checked" | wc -l)
+	[ "$ext4_rows" -gt 0 ] ||
+		fail "no row of an ext4 function in $3: $(head -n 5 "${2}rows")"
+}
+check_rows out/report-builtin_mod,sym "" "the profile"
+ext4=$ext4_rows
 grep -q '%  *\[ext4\] *$' out/report-builtin_mod || fail "perf report --sort builtin_mod: no [ext4] row"
 grep -qx 'kallmodsyms: same' out/cache ||
 	fail "the build-id cache has no copy of /proc/kallmodsyms: $(head -n 5 out/cache)"
@@ -183,14 +194,8 @@ grep -qx 'kallmodsyms: same' out/cache ||
 # its kcore_dir, and none of ext4's rows without the copy there.
 grep -qx 'kallmodsyms: same' out/kcore ||
 	fail "perf record --kcore left no copy of /proc/kallmodsyms: $(head -n 5 out/kcore)"
-rows out/report-kcore > kcore-rows
-gawk -F '\t' 'NR == FNR { v[$1] = $2; next } $1 in v { print $1 "\t" $2 "\t" v[$1] }' \
-	listed kcore-rows > kcore-checked
-gawk -F '\t' '$2 != $3 { print "row " $1 " shows " $2 ", listed " $3 }' kcore-checked > wrong
-[ ! -s wrong ] || fail "perf report of the --kcore profile: $(head -n 5 wrong)"
-kcore_ext4=$(gawk -F '\t' '$3 == "[ext4]"' kcore-checked | wc -l)
-[ "$kcore_ext4" -gt 0 ] ||
-	fail "no row of an ext4 function in the --kcore profile: $(head -n 5 kcore-rows)"
+check_rows out/report-kcore kcore- "the --kcore profile"
+kcore_ext4=$ext4_rows
 ! grep -q '\[ext4\] *\[k\]' out/report-kcore-control ||
 	fail "the --kcore profile without kcore_dir/kallmodsyms still has [ext4] rows"
 
